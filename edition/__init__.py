@@ -1,0 +1,1 @@
+"""A critical edition engine: witnesses -> episodes -> parallel rows -> variant notes."""

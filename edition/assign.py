@@ -1,0 +1,152 @@
+"""Assign every segment to one episode or to none.
+
+Each episode's definition (description, cues, example passages) becomes a
+profile: the set of character pairs of its folded text. A segment's affinity
+to an episode is the share of its own character pairs, weighted by their
+rarity in the whole corpus (idf), that the profile contains: names and words
+every witness repeats (安市, 城主) count for little, distinctive ones (太牢,
+渤錯水) for much. A Viterbi pass then chooses, per witness, the labelling that
+best trades affinity against the cost of switching label, so an episode comes
+as a run of segments (possibly several runs), and a stray shared word in a
+passage about other events does not pull it in.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from .model import EpisodeDef, Segment
+from .normalise import fold_text
+
+THRESHOLD = 0.04  # affinity a segment needs, per character, to favour an episode over none
+ENTER_COST = 5.0  # cost (in characters of evidence) of entering or leaving an episode
+SWITCH_COST = 8.0  # cost of moving straight from one episode to another
+CONTEXT = 0.5  # weight of each neighbouring segment in a segment's affinity
+LIFT = 8.0  # how much likelier inside an episode a pair must be to join its profile
+ROUNDS = 1  # refinement passes
+
+
+def pairs(folded: str) -> set[str]:
+    return {folded[i : i + 2] for i in range(len(folded) - 1)}
+
+
+def profile(d: EpisodeDef) -> set[str]:
+    grams: set[str] = set()
+    for text in (d.description, *d.cues, *d.examples):
+        grams |= pairs(fold_text(text))
+    return grams
+
+
+def affinities(segments: tuple[Segment, ...], profiles: list[set[str]], idf: dict[str, float]) -> list[list[float]]:
+    """For each segment, its affinity (0..1) to each profile, read with its neighbours.
+
+    A pair found in several profiles tells episodes apart less, so it counts
+    for less; a segment's neighbours (weight ``CONTEXT``) lend short segments
+    ("班師。", "英雄惜英雄。") the evidence they lack on their own.
+    """
+    share = Counter(g for p in profiles for g in p)
+    raw = []
+    for seg in segments:
+        grams = pairs(seg.folded)
+        total = sum(idf[g] for g in grams)
+        hits = [sum(idf[g] / share[g] for g in grams if g in p) for p in profiles]
+        raw.append((total, hits))
+    out = []
+    for i in range(len(raw)):
+        total = 0.0
+        hits = [0.0] * len(profiles)
+        for j in range(max(0, i - 1), min(len(raw), i + 2)):
+            w = 1.0 if i == j else CONTEXT
+            total += w * raw[j][0]
+            hits = [h + w * x for h, x in zip(hits, raw[j][1], strict=True)]
+        out.append([h / total if total else 0.0 for h in hits])
+    return out
+
+
+def viterbi(scores: list[list[float]], lengths: list[int]) -> list[int]:
+    """Best label per segment: 0 is none, k is episode k-1."""
+    k = len(scores[0]) + 1 if scores else 1
+    prev = [0.0] + [-ENTER_COST] * (k - 1)
+    back: list[list[int]] = []
+    for aff, n in zip(scores, lengths, strict=True):
+        emit = [0.0] + [n * (a - THRESHOLD) for a in aff]
+        cur, ptr = [], []
+        for j in range(k):
+            best_i, best = 0, -math.inf
+            for i in range(k):
+                cost = 0.0 if i == j else (SWITCH_COST if i and j else ENTER_COST)
+                v = prev[i] - cost
+                if v > best:
+                    best_i, best = i, v
+            cur.append(best + emit[j])
+            ptr.append(best_i)
+        prev = cur
+        back.append(ptr)
+    if not back:
+        return []
+    state = max(range(k), key=lambda j: (prev[j], -j))
+    labels = []
+    for ptr in reversed(back):
+        labels.append(state)
+        state = ptr[state]
+    return labels[::-1]
+
+
+def expand(
+    profiles: list[set[str]],
+    segments: dict[str, tuple[Segment, ...]],
+    labels: dict[str, list[int]],
+) -> list[set[str]]:
+    """Add to each profile the pairs that the witnesses' own tellings of it share.
+
+    A pair joins episode k's profile when segments labelled k in at least two
+    witnesses use it and it is at least ``LIFT`` times more frequent inside
+    the episode than outside it: vocabulary the retellings have in common
+    (杨万春's 城楼, 父皇, 战袍) but the definition did not foresee.
+    """
+    inside: list[dict[str, set[str]]] = [{} for _ in profiles]
+    count_in: list[Counter[str]] = [Counter() for _ in profiles]
+    count_all: Counter[str] = Counter()
+    size_in = [0] * len(profiles)
+    size_all = 0
+    for siglum, segs in segments.items():
+        for seg, k in zip(segs, labels[siglum], strict=True):
+            grams = pairs(seg.folded)
+            count_all.update(grams)
+            size_all += 1
+            if k:
+                size_in[k - 1] += 1
+                count_in[k - 1].update(grams)
+                for g in grams:
+                    inside[k - 1].setdefault(g, set()).add(siglum)
+    out = []
+    for k, p in enumerate(profiles):
+        extra = set()
+        for g, wits in inside[k].items():
+            if len(wits) < 2:
+                continue
+            rate_in = count_in[k][g] / size_in[k]
+            rate_out = (count_all[g] - count_in[k][g] + 1) / (size_all - size_in[k] + 1)
+            if rate_in >= LIFT * rate_out:
+                extra.add(g)
+        out.append(p | extra)
+    return out
+
+
+def assign(segments: dict[str, tuple[Segment, ...]], defs: tuple[EpisodeDef, ...]) -> dict[str, tuple[str | None, ...]]:
+    """The episode id (or None) of every segment, per witness: a first pass, then one refined."""
+    df: Counter[str] = Counter()
+    n_docs = 0
+    for segs in segments.values():
+        for seg in segs:
+            df.update(pairs(seg.folded))
+            n_docs += 1
+    idf = {g: math.log((n_docs + 1) / (c + 1)) + 1.0 for g, c in df.items()}
+    profiles = [profile(d) for d in defs]
+    lengths = {s: [len(x.folded) for x in segs] for s, segs in segments.items()}
+    labels = {s: viterbi(affinities(segs, profiles, idf), lengths[s]) for s, segs in segments.items()}
+    for _ in range(ROUNDS):
+        profiles = expand(profiles, segments, labels)
+        labels = {s: viterbi(affinities(segs, profiles, idf), lengths[s]) for s, segs in segments.items()}
+    return {s: tuple(defs[j - 1].id if j else None for j in labels[s]) for s in segments}

@@ -1,0 +1,124 @@
+"""Load witnesses: the catalogue, then every ``*.txt`` file, decoded strictly.
+
+A witness text is the decoded file with ``\\n`` newlines; every offset in the
+project points into it, so decoding never guesses and never replaces bytes.
+"""
+
+from __future__ import annotations
+
+import codecs
+import string
+from collections.abc import Iterator
+from pathlib import Path
+
+from .convert import detect_script
+from .datafile import check_keys, entries, read_yaml, text_field
+from .errors import EditionError
+from .model import Witness, WitnessMeta
+
+CATALOGUE = "catalogue.yaml"
+_CATALOGUE_KEYS = {"file", "siglum", "title", "description", "source", "encoding"}
+
+
+def default_sigla() -> Iterator[str]:
+    """A, B, … Z, then AA, AB, …: enough for any number of witnesses."""
+    letters = string.ascii_uppercase
+    yield from letters
+    for first in letters:
+        for second in letters:
+            yield first + second
+
+
+def read_catalogue(folder: Path, files: list[str]) -> list[WitnessMeta]:
+    """Catalogue data for each file, in file order; defaults where the catalogue is silent."""
+    path = folder / CATALOGUE
+    given: dict[str, dict[str, str]] = {}
+    if path.exists():
+        for n, entry in enumerate(entries(path, read_yaml(path), "witnesses"), 1):
+            where = f"witness entry {n}"
+            check_keys(path, entry, _CATALOGUE_KEYS, where)
+            name = text_field(path, entry, "file", where, required=True)
+            if name not in files:
+                raise EditionError(path, f"{where}: file '{name}' is not a .txt file in {folder}")
+            if name in given:
+                raise EditionError(path, f"{where}: file '{name}' is catalogued twice")
+            encoding = text_field(path, entry, "encoding", where)
+            if encoding:
+                try:
+                    codecs.lookup(encoding)
+                except LookupError:
+                    raise EditionError(path, f"{where}: unknown encoding '{encoding}'") from None
+            given[name] = {k: text_field(path, entry, k, where) for k in _CATALOGUE_KEYS}
+    taken = {g["siglum"] for g in given.values() if g["siglum"]}
+    free = (s for s in default_sigla() if s not in taken)
+    metas: list[WitnessMeta] = []
+    seen: dict[str, str] = {}
+    for name in files:
+        g = given.get(name, {})
+        siglum = g.get("siglum") or next(free)
+        if siglum in seen:
+            raise EditionError(path, f"files '{seen[siglum]}' and '{name}' both have siglum '{siglum}'")
+        seen[siglum] = name
+        metas.append(
+            WitnessMeta(
+                file=name,
+                siglum=siglum,
+                title=g.get("title") or name,
+                description=g.get("description", ""),
+                source=g.get("source", ""),
+                encoding=g.get("encoding") or None,
+            )
+        )
+    return metas
+
+
+def decode(path: Path, raw: bytes, encoding: str | None) -> str:
+    """Bytes to a witness text: a named encoding, or UTF-8 / UTF-16 by their BOM."""
+    if encoding is None:
+        if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            encoding = "utf-16"
+        else:
+            encoding = "utf-8-sig"
+            if b"\x00" in raw:
+                at = raw.index(b"\x00")
+                raise EditionError(path, f"binary data, not text (a NUL byte at offset {at})")
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        hint = (
+            ""
+            if encoding not in ("utf-8-sig", "utf-16")
+            else ("; if it is another encoding, name it in catalogue.yaml (e.g. encoding: gb18030)")
+        )
+        raise EditionError(
+            path, f"cannot be decoded as {exc.encoding}: bad byte 0x{raw[exc.start]:02x} at offset {exc.start}{hint}"
+        ) from None
+    bad = next((i for i, ch in enumerate(text) if ch < " " and ch not in "\n\r\t\f\v"), None)
+    if bad is not None:
+        raise EditionError(path, f"binary data, not text (control character U+{ord(text[bad]):04X} at character {bad})")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def witness_files(folder: Path) -> list[str]:
+    if not folder.is_dir():
+        raise EditionError(folder, "is not a folder")
+    return sorted(p.name for p in folder.iterdir() if p.suffix == ".txt" and p.is_file())
+
+
+def load_witnesses(folder: Path, warn: list[str]) -> tuple[Witness, ...]:
+    """Every ``*.txt`` in ``folder``, in file-name order; a clear error for the first bad one."""
+    files = witness_files(folder)
+    if not files:
+        raise EditionError(folder, "holds no witness (*.txt) files")
+    witnesses = []
+    for meta in read_catalogue(folder, files):
+        path = folder / meta.file
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise EditionError(path, f"cannot be read ({exc.strerror})") from None
+        text = decode(path, raw, meta.encoding)
+        if not text.strip():
+            warn.append(f"{path}: holds no text (only whitespace); it is kept as an empty witness")
+        witnesses.append(Witness(meta=meta, text=text, script=detect_script(text)))
+    return tuple(witnesses)

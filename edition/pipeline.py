@@ -1,0 +1,80 @@
+"""The pipeline: load → normalise → segment → assign episodes → align rows → notes.
+
+Pure stages over the dataclasses of ``model``; this module only runs them in
+order and times each one (the shells log the times).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from .align import align
+from .assign import assign
+from .episodes import check_bases, episodes_path, load_episodes
+from .load import load_witnesses
+from .model import Edition, EpisodeDef, EpisodeResult, Row, Segment, Span, Witness
+from .notes import row_notes
+from .segment import segment
+
+T = TypeVar("T")
+
+
+def choose_base(d: EpisodeDef, witnesses: tuple[Witness, ...], cells: dict[str, list[Segment]]) -> str | None:
+    """The editor's base if it carries the episode, else the witness with the most text in it."""
+    present = [w.siglum for w in witnesses if cells.get(w.siglum)]
+    if d.base in present:
+        return d.base
+    if not present:
+        return None
+    return max(present, key=lambda s: (sum(len(x.folded) for x in cells[s]), -present.index(s)))
+
+
+def unassigned_spans(segs: tuple[Segment, ...], labels: tuple[str | None, ...]) -> tuple[Span, ...]:
+    """Runs of consecutive segments in no episode, each as one span."""
+    spans: list[Span] = []
+    run: list[Segment] = []
+    for seg, label in (*zip(segs, labels, strict=True), (None, "")):
+        if seg is not None and label is None:
+            run.append(seg)
+            continue
+        if run:
+            spans.append(Span(run[0].siglum, run[0].start, run[-1].end))
+            run = []
+    return tuple(spans)
+
+
+def build(seeds: Path, episodes_file: Path | None = None) -> Edition:
+    """Run every stage on the witnesses in ``seeds``; raises EditionError on bad input."""
+    timings: dict[str, float] = {}
+    warnings: list[str] = []
+
+    def timed(name: str, fn: Callable[[], T]) -> T:
+        t0 = time.perf_counter()
+        out = fn()
+        timings[name] = timings.get(name, 0.0) + time.perf_counter() - t0
+        return out
+
+    episodes_file = episodes_file or episodes_path(seeds)
+    witnesses = timed("load", lambda: load_witnesses(seeds, warnings))
+    defs = timed("load", lambda: load_episodes(episodes_file))
+    check_bases(episodes_file, defs, {w.siglum for w in witnesses})
+    segments = timed("segment", lambda: {w.siglum: segment(w) for w in witnesses})
+    labels = timed("episodes", lambda: assign(segments, defs))
+
+    results = []
+    texts = {w.siglum: w.text for w in witnesses}
+    for d in defs:
+        cells = {
+            w.siglum: [s for s, e in zip(segments[w.siglum], labels[w.siglum], strict=True) if e == d.id]
+            for w in witnesses
+        }
+        base = choose_base(d, witnesses, cells)
+        order = ([base] if base else []) + [w.siglum for w in witnesses if w.siglum != base]
+        rows: tuple[Row, ...] = timed("rows", lambda: align(d.id, order, cells))  # noqa: B023
+        notes = timed("notes", lambda: tuple(n for r in rows for n in row_notes(r, base, order, texts)))  # noqa: B023
+        results.append(EpisodeResult(d, base, rows, notes))
+    unassigned = {w.siglum: unassigned_spans(segments[w.siglum], labels[w.siglum]) for w in witnesses}
+    return Edition(witnesses, tuple(results), unassigned, segments, labels, timings, warnings)

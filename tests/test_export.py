@@ -1,0 +1,57 @@
+"""The export contract on the real seeds, and the CLI around it."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from edition.export import to_dict, to_json
+from edition.pipeline import build
+from tests.contract import contract_problems
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = ROOT / "seeds"
+TITLES = ["安市對話", "班師", "遼澤", "祭奠", "太子迎駕"]
+
+
+@pytest.fixture(scope="module")
+def edition():
+    return build(SEEDS)
+
+
+def test_seeds_keep_the_contract(edition):
+    data = to_dict(edition)
+    texts = {w.siglum: w.text for w in edition.witnesses}
+    assert contract_problems(data, texts) == []
+    assert [ep["title"] for ep in data["episodes"]] == TITLES
+    assert [w["script"] for w in data["witnesses"]] == ["Hant", "Hant", "Hans", "Hans", "Hans"]
+
+
+def test_export_is_deterministic(edition):
+    assert to_json(build(SEEDS)) == to_json(edition)
+
+
+def test_cli_export_writes_the_file(tmp_path):
+    out = tmp_path / "e.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "edition", "export", "--seeds", str(SEEDS), "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert [w["file"] for w in data["witnesses"]] == sorted(p.name for p in SEEDS.glob("*.txt"))
+
+
+def test_cli_check_names_the_bad_file(tmp_path):
+    (tmp_path / "a.txt").write_bytes("安市城主".encode())
+    (tmp_path / "b.txt").write_bytes("安市城主".encode("gb18030"))
+    done = subprocess.run(
+        [sys.executable, "-m", "edition", "check", "--seeds", str(tmp_path)], cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 2
+    assert "b.txt" in done.stderr and "offset 0" in done.stderr
+    assert "Traceback" not in done.stderr
