@@ -19,12 +19,13 @@ from collections import Counter
 from .model import EpisodeDef, Segment
 from .normalise import fold_text
 
-THRESHOLD = 0.04  # affinity a segment needs, per character, to favour an episode over none
-ENTER_COST = 5.0  # cost (in characters of evidence) of entering or leaving an episode
-SWITCH_COST = 8.0  # cost of moving straight from one episode to another
-CONTEXT = 0.5  # weight of each neighbouring segment in a segment's affinity
-LIFT = 8.0  # how much likelier inside an episode a pair must be to join its profile
+THRESHOLD = 0.03  # affinity a segment needs, per character, to favour an episode over none
+ENTER_COST = 2.0  # cost (in characters of evidence) of entering or leaving an episode
+SWITCH_COST = 1.0  # cost of moving straight from one episode to another
+CONTEXT = 0.3  # weight of each neighbouring segment in a segment's affinity
+LIFT = 16.0  # how much likelier inside an episode a pair must be to join its profile
 ROUNDS = 1  # refinement passes
+COPY = 0.8  # share of pairs two witnesses must share to count as copies of one text
 
 
 def pairs(folded: str) -> set[str]:
@@ -93,15 +94,31 @@ def viterbi(scores: list[list[float]], lengths: list[int]) -> list[int]:
     return labels[::-1]
 
 
+def families(segments: dict[str, tuple[Segment, ...]]) -> dict[str, str]:
+    """Group witnesses that are copies of one text (most of the shorter one's pairs are in the other)."""
+    grams = {s: set().union(*(pairs(x.folded) for x in segs)) for s, segs in segments.items()}
+    family = {s: s for s in segments}
+    sigla = list(segments)
+    for i, a in enumerate(sigla):
+        for b in sigla[:i]:
+            small = min(len(grams[a]), len(grams[b]))
+            if small and len(grams[a] & grams[b]) >= COPY * small:
+                family[a] = family[b]
+                break
+    return family
+
+
 def expand(
     profiles: list[set[str]],
     segments: dict[str, tuple[Segment, ...]],
     labels: dict[str, list[int]],
+    family: dict[str, str],
 ) -> list[set[str]]:
     """Add to each profile the pairs that the witnesses' own tellings of it share.
 
     A pair joins episode k's profile when segments labelled k in at least two
-    witnesses use it and it is at least ``LIFT`` times more frequent inside
+    families of witnesses use it (copies of one text are one family: they are
+    no independent evidence) and it is at least ``LIFT`` times more frequent inside
     the episode than outside it: vocabulary the retellings have in common
     (杨万春's 城楼, 父皇, 战袍) but the definition did not foresee.
     """
@@ -119,7 +136,7 @@ def expand(
                 size_in[k - 1] += 1
                 count_in[k - 1].update(grams)
                 for g in grams:
-                    inside[k - 1].setdefault(g, set()).add(siglum)
+                    inside[k - 1].setdefault(g, set()).add(family[siglum])
     out = []
     for k, p in enumerate(profiles):
         extra = set()
@@ -146,7 +163,8 @@ def assign(segments: dict[str, tuple[Segment, ...]], defs: tuple[EpisodeDef, ...
     profiles = [profile(d) for d in defs]
     lengths = {s: [len(x.folded) for x in segs] for s, segs in segments.items()}
     labels = {s: viterbi(affinities(segs, profiles, idf), lengths[s]) for s, segs in segments.items()}
+    family = families(segments)
     for _ in range(ROUNDS):
-        profiles = expand(profiles, segments, labels)
+        profiles = expand(profiles, segments, labels, family)
         labels = {s: viterbi(affinities(segs, profiles, idf), lengths[s]) for s, segs in segments.items()}
     return {s: tuple(defs[j - 1].id if j else None for j in labels[s]) for s in segments}

@@ -54,12 +54,31 @@ def char_tokens(row: Row, siglum: str) -> list[Tok]:
 
 
 def _tag(word: str, flag: str) -> str | None:
-    tag = _TAGS.get(flag)
-    if tag == "number" and not any(c in _NUMERALS for c in word):
-        return None
-    if tag in ("number", None) and any(c in _NUMERALS for c in word) and any(c in _DATE_WORDS for c in word):
+    """name, place, number or date, from jieba's part of speech and the numerals in the word.
+
+    A number needs more than a lone 一 (一起, 一番 are words, not counts); a
+    date is a number with a date word (九月, 十八日); single characters are
+    never names or places.
+    """
+    numerals = [c for c in word if c in _NUMERALS]
+    counted = len(numerals) >= 2 or (len(numerals) == 1 and numerals[0] not in "一兩两半")
+    if counted and any(c in _DATE_WORDS for c in word):
         return "date"
-    return tag
+    if flag == "m" or (counted and flag not in ("nr", "ns")):
+        return "number" if counted else None
+    tag = _TAGS.get(flag)
+    return tag if tag in ("name", "place") and len(word) >= 2 else None
+
+
+def _join_names(pairs: Iterable) -> list[tuple[str, str]]:
+    """jieba cuts unknown names after the surname (杨/万春); a run of name parts is one name."""
+    out: list[tuple[str, str]] = []
+    for p in pairs:
+        if out and p.flag == "nr" and out[-1][1] == "nr":
+            out[-1] = (out[-1][0] + p.word, "nr")
+        else:
+            out.append((p.word, p.flag))
+    return out
 
 
 def word_tokens(chars: list[Tok]) -> list[Tok]:
@@ -68,8 +87,7 @@ def word_tokens(chars: list[Tok]) -> list[Tok]:
     folded = "".join(c.n for c in letters)
     out = []
     i = 0
-    for pair in jieba.posseg.cut(folded, HMM=True):
-        word, flag = pair.word, pair.flag
+    for word, flag in _join_names(jieba.posseg.cut(folded, HMM=True)):
         part = letters[i : i + len(word)]
         i += len(word)
         tag = _tag(word, flag)
@@ -98,53 +116,88 @@ def _place(toks: Sequence[Tok], i: int, default: int) -> int:
     return toks[-1].end if toks else default
 
 
-def _span_text(text: str, toks: Sequence[Tok]) -> tuple[int, int, str]:
-    return toks[0].start, toks[-1].end, text[toks[0].start : toks[-1].end]
+def _note(row: Row, cls: str, tags: Iterable[str], lemma: tuple[str, int, int], reading: tuple[str, int, int],
+          texts: dict[str, str]) -> Note:
+    (ls, la, lb), (rs, ra, rb) = lemma, reading
+    return Note(row.id, cls, tuple(sorted(set(tags))), Span(ls, la, lb), texts[ls][la:lb],
+                (Reading((rs,), texts[rs][ra:rb], {rs: (ra, rb)}),))
 
 
-def _diff_notes(
-    row: Row, base: str, other: str, a: list[Tok], b: list[Tok], texts: dict[str, str], close: bool
+def _close_notes(
+    row: Row, base: str, other: str, a: list[Tok], b: list[Tok], texts: dict[str, str]
 ) -> Iterable[Note]:
-    """Notes for the non-equal stretches between two token lists (and shown-form differences in close equal ones)."""
+    """Every difference between two close readings, located to the character."""
     for op in Levenshtein.opcodes([t.n for t in a], [t.n for t in b]):
         ta, tb = a[op.src_start : op.src_end], b[op.dest_start : op.dest_end]
         if op.tag == "equal":
-            if close:
-                yield from _shown_differences(row, base, other, ta, tb, texts)
+            yield from _shown_differences(row, base, other, ta, tb, texts)
             continue
         marks_only = all(t.mark for t in (*ta, *tb))
-        tags = tuple(sorted({t.tag for t in (*ta, *tb) if t.tag}))
-        if (
-            not close
-            and not tags
-            and not (op.tag == "replace" and max(len(x.t) for x in (*ta, *tb)) <= SHORT and len(ta) + len(tb) <= 4)
-        ):
-            continue
-        if marks_only:
-            cls = "punctuation"
-        elif not ta:
-            cls = "addition"
-        elif not tb:
-            cls = "omission"
-        else:
-            cls = "substantive"
         pa, pb = _by_segment(ta), _by_segment(tb)
         for k in range(max(len(pa), len(pb))):
             ca = pa[k] if k < len(pa) else []
             cb = pb[k] if k < len(pb) else []
             if ca:
-                ls, le, ltext = _span_text(texts[base], ca)
+                la, lb = ca[0].start, ca[-1].end
             else:
-                ls = le = pa[-1][-1].end if pa else _place(a, op.src_start, row.cells[base][0].start)
-                ltext = ""
+                la = lb = pa[-1][-1].end if pa else _place(a, op.src_start, row.cells[base][0].start)
             if cb:
-                rs, re_, rtext = _span_text(texts[other], cb)
+                ra, rb = cb[0].start, cb[-1].end
             else:
-                rs = re_ = pb[-1][-1].end if pb else _place(b, op.dest_start, row.cells[other][0].start)
-                rtext = ""
-            kind = cls if (ca and cb) or marks_only else ("addition" if cb else "omission")
-            reading = Reading((other,), rtext, {other: (rs, re_)})
-            yield Note(row.id, kind, tags, Span(base, ls, le), ltext, (reading,))
+                ra = rb = pb[-1][-1].end if pb else _place(b, op.dest_start, row.cells[other][0].start)
+            if marks_only:
+                cls = "punctuation"
+            elif ca and cb:
+                cls = "substantive"
+            else:
+                cls = "addition" if cb else "omission"
+            tags = _tags_of(texts[base][la:lb] + "\n" + texts[other][ra:rb]) if cls != "punctuation" else ()
+            yield _note(row, cls, tags, (base, la, lb), (other, ra, rb), texts)
+
+
+def _tags_of(text: str) -> set[str]:
+    letters = [Tok(c, fold_char(c), 0, 0, False, 0) for c in text if not is_mark(c) and not c.isspace()]
+    return {w.tag for w in word_tokens(letters) if w.tag} if letters else set()
+
+
+def _loose_notes(
+    row: Row, base: str, other: str, a: list[Tok], b: list[Tok], texts: dict[str, str]
+) -> Iterable[Note]:
+    """What a reader wants to know of two retellings: one-word substitutions, and the names,
+    numbers, dates and places that only one of them has, paired where they stand in the same place."""
+    forms_a, forms_b = {t.n for t in a}, {t.n for t in b}
+    seen: set[tuple[str, str]] = set()
+    for op in Levenshtein.opcodes([t.n for t in a], [t.n for t in b]):
+        if op.tag == "equal":
+            continue
+        ta, tb = a[op.src_start : op.src_end], b[op.dest_start : op.dest_end]
+        if len(ta) == 1 and len(tb) == 1 and len(ta[0].n) <= SHORT and len(tb[0].n) <= SHORT:
+            tags = {t.tag for t in (*ta, *tb) if t.tag}
+            yield _note(row, "substantive", tags, (base, ta[0].start, ta[0].end), (other, tb[0].start, tb[0].end),
+                        texts)
+            continue
+        at_a = ta[0].start if ta else _place(a, op.src_start, row.cells[base][0].start)
+        at_b = tb[0].start if tb else _place(b, op.dest_start, row.cells[other][0].start)
+        for tag in ("name", "number", "date", "place"):
+            only_a = _distinct((t for t in ta if t.tag == tag and t.n not in forms_b), seen, "a")
+            only_b = _distinct((t for t in tb if t.tag == tag and t.n not in forms_a), seen, "b")
+            for k in range(max(len(only_a), len(only_b))):
+                wa = only_a[k] if k < len(only_a) else None
+                wb = only_b[k] if k < len(only_b) else None
+                lemma = (base, wa.start, wa.end) if wa else (base, at_a, at_a)
+                reading = (other, wb.start, wb.end) if wb else (other, at_b, at_b)
+                cls = "substantive" if wa and wb else ("omission" if wa else "addition")
+                yield _note(row, cls, (tag,), lemma, reading, texts)
+
+
+def _distinct(toks: Iterable[Tok], seen: set[tuple[str, str]], side: str) -> list[Tok]:
+    """Each name (number, …) once per row and side: a retelling that repeats it says it once."""
+    out = []
+    for t in toks:
+        if (side, t.n) not in seen:
+            seen.add((side, t.n))
+            out.append(t)
+    return out
 
 
 def _by_segment(toks: Sequence[Tok]) -> list[list[Tok]]:
@@ -175,10 +228,8 @@ def _shown_differences(
             and tb[j].seg == tb[i].seg
         ):
             j += 1
-        ls, le, ltext = _span_text(texts[base], ta[i:j])
-        rs, re_, rtext = _span_text(texts[other], tb[i:j])
         cls = "punctuation" if ta[i].mark else "orthographic"
-        yield Note(row.id, cls, (), Span(base, ls, le), ltext, (Reading((other,), rtext, {other: (rs, re_)}),))
+        yield _note(row, cls, (), (base, ta[i].start, ta[j - 1].end), (other, tb[i].start, tb[j - 1].end), texts)
         i = j
 
 
@@ -235,8 +286,8 @@ def row_notes(row: Row, base: str, order: list[str], texts: dict[str, str]) -> l
         fa = "".join(t.n for t in a_chars if not t.mark)
         fb = "".join(t.n for t in b_chars if not t.mark)
         if Indel.normalized_similarity(fa, fb) >= CLOSE:
-            notes.extend(_diff_notes(row, lemma_siglum, other, a_chars, b_chars, texts, close=True))
+            notes.extend(_close_notes(row, lemma_siglum, other, a_chars, b_chars, texts))
         else:
             a_words = a_words if a_words is not None else word_tokens(a_chars)
-            notes.extend(_diff_notes(row, lemma_siglum, other, a_words, word_tokens(b_chars), texts, close=False))
+            notes.extend(_loose_notes(row, lemma_siglum, other, a_words, word_tokens(b_chars), texts))
     return _merge(notes)

@@ -1,7 +1,11 @@
 """The pipeline: load → normalise → segment → assign episodes → align rows → notes.
 
 Pure stages over the dataclasses of ``model``; this module only runs them in
-order and times each one (the shells log the times).
+order, times each one (the shells log the times) and remembers their results
+by the content they were computed from. Because every key is the whole input
+of a pure stage (texts, segments, episode definitions), a remembered result
+can never be stale: a rebuild after an editor saves one witness recomputes
+only what that witness's new content reaches.
 """
 
 from __future__ import annotations
@@ -20,6 +24,18 @@ from .notes import row_notes
 from .segment import segment
 
 T = TypeVar("T")
+
+MEMO_LIMIT = 20_000  # results remembered across builds (a long-running `mkdocs serve`)
+_memo: dict[tuple, object] = {}
+
+
+def remembered(key: tuple, compute: Callable[[], T]) -> T:
+    """``compute()``, or its result from an earlier build with the same key (the same content)."""
+    if key not in _memo:
+        if len(_memo) >= MEMO_LIMIT:
+            _memo.clear()
+        _memo[key] = compute()
+    return _memo[key]  # type: ignore[return-value]
 
 
 def choose_base(d: EpisodeDef, witnesses: tuple[Witness, ...], cells: dict[str, list[Segment]]) -> str | None:
@@ -46,6 +62,12 @@ def unassigned_spans(segs: tuple[Segment, ...], labels: tuple[str | None, ...]) 
     return tuple(spans)
 
 
+def notes_of(row: Row, base: str, order: list[str], texts: dict[str, str]) -> list:
+    """A row's notes; every span lies in the row's segments, so the row's content is the whole key."""
+    key = ("notes", row.id, tuple(row.cells.items()), base, tuple(order))
+    return remembered(key, lambda: row_notes(row, base, order, texts))
+
+
 def build(seeds: Path, episodes_file: Path | None = None) -> Edition:
     """Run every stage on the witnesses in ``seeds``; raises EditionError on bad input."""
     timings: dict[str, float] = {}
@@ -61,8 +83,12 @@ def build(seeds: Path, episodes_file: Path | None = None) -> Edition:
     witnesses = timed("load", lambda: load_witnesses(seeds, warnings))
     defs = timed("load", lambda: load_episodes(episodes_file))
     check_bases(episodes_file, defs, {w.siglum for w in witnesses})
-    segments = timed("segment", lambda: {w.siglum: segment(w) for w in witnesses})
-    labels = timed("episodes", lambda: assign(segments, defs))
+    segments = timed(
+        "segment", lambda: {w.siglum: remembered(("segment", w), lambda w=w: segment(w)) for w in witnesses}
+    )
+    labels = timed(
+        "episodes", lambda: remembered(("episodes", tuple(segments.items()), defs), lambda: assign(segments, defs))
+    )
 
     results = []
     texts = {w.siglum: w.text for w in witnesses}
@@ -73,8 +99,9 @@ def build(seeds: Path, episodes_file: Path | None = None) -> Edition:
         }
         base = choose_base(d, witnesses, cells)
         order = ([base] if base else []) + [w.siglum for w in witnesses if w.siglum != base]
-        rows: tuple[Row, ...] = timed("rows", lambda: align(d.id, order, cells))  # noqa: B023
-        notes = timed("notes", lambda: tuple(n for r in rows for n in row_notes(r, base, order, texts)))  # noqa: B023
+        key = (d.id, tuple(order), tuple(tuple(cells[s]) for s in order))
+        rows: tuple[Row, ...] = timed("rows", lambda: remembered(("rows", *key), lambda: align(d.id, order, cells)))  # noqa: B023
+        notes = timed("notes", lambda: tuple(n for r in rows for n in notes_of(r, base, order, texts)))  # noqa: B023
         results.append(EpisodeResult(d, base, rows, notes))
     unassigned = {w.siglum: unassigned_spans(segments[w.siglum], labels[w.siglum]) for w in witnesses}
     return Edition(witnesses, tuple(results), unassigned, segments, labels, timings, warnings)

@@ -1,0 +1,46 @@
+"""Folding: script, variant characters and punctuation compare equal; positions map back."""
+
+from edition.convert import detect_script
+from edition.normalise import fold, fold_text, punct_key
+
+
+def test_variants_and_scripts_fold_alike():
+    # pairs that differ between 000 and 001, and between the Traditional and Simplified witnesses
+    for a, b in [
+        ("巖", "岩"),
+        ("溼", "濕"),
+        ("週", "周"),
+        ("儘", "盡"),
+        ("佈", "布"),
+        ("脣", "唇"),
+        ("卹", "恤"),
+        ("迴", "回"),
+        ("颳", "刮"),
+        ("屛", "屏"),
+        ("塡", "填"),
+        ("遼澤", "辽泽"),
+        ("縑", "缣"),
+    ]:
+        assert fold_text(a) == fold_text(b), (a, b)
+    assert fold_text("安市") != fold_text("平壤")
+
+
+def test_punctuation_is_set_aside_and_positions_map_back():
+    text = "他說道：“遼東早寒。”"
+    folded = fold(text, offset=100)
+    assert folded.text == fold_text("他说道辽东早寒")
+    assert [text[i - 100] for i in folded.origin] == list("他說道遼東早寒")
+
+
+def test_quote_styles_and_widths_fold_to_one_key():
+    assert punct_key("“") == punct_key("「") == punct_key('"')
+    assert punct_key("，") == punct_key(",")
+    assert punct_key("。") != punct_key("，")
+
+
+def test_script_detection():
+    assert detect_script("遼東之地向來比內地早寒") == "Hant"
+    assert detect_script("辽东之地向来比内地早寒") == "Hans"
+    assert detect_script("遼東之地向來 辽东之地向来") == "mixed"
+    # a few traditional forms kept by a typesetter do not make a simplified text mixed (004 has 裏, 衞)
+    assert detect_script("从这裏可以看出，吐蕃肯定一直密切关注着辽东战事，韩衞说") == "Hans"
