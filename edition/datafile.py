@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
 from typing import Any
 
@@ -12,11 +13,14 @@ from .errors import EditionError
 
 def read_yaml(path: Path) -> Any:
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise EditionError(path, f"not valid UTF-8 at byte {exc.start}") from None
+        raw = path.read_bytes()
     except OSError as exc:
         raise EditionError(path, f"cannot be read ({exc.strerror})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        at = exc.start + (len(codecs.BOM_UTF8) if raw.startswith(codecs.BOM_UTF8) else 0)  # offsets into the file
+        raise EditionError(path, f"not valid UTF-8 at byte {at}") from None
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:

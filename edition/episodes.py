@@ -16,7 +16,7 @@ _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 
 
 def default_path() -> Path:
-    return Path(str(resources.files("edition").joinpath("data", EPISODES)))
+    return Path(str(resources.files("edition") / "data" / EPISODES))
 
 
 def episodes_path(seeds: Path) -> Path:

@@ -90,19 +90,26 @@ def decode(path: Path, raw: bytes, encoding: str | None) -> str:
             if encoding not in ("utf-8-sig", "utf-16")
             else ("; if it is another encoding, name it in catalogue.yaml (e.g. encoding: gb18030)")
         )
+        # utf-8-sig reports positions after the BOM it skipped; offsets here are into the file.
+        at = exc.start
+        if codecs.lookup(encoding).name == "utf-8-sig" and raw.startswith(codecs.BOM_UTF8):
+            at += len(codecs.BOM_UTF8)
         raise EditionError(
-            path, f"cannot be decoded as {exc.encoding}: bad byte 0x{raw[exc.start]:02x} at offset {exc.start}{hint}"
+            path, f"cannot be decoded as {exc.encoding}: bad byte 0x{raw[at]:02x} at offset {at}{hint}"
         ) from None
     bad = next((i for i, ch in enumerate(text) if ch < " " and ch not in "\n\r\t\f\v"), None)
     if bad is not None:
         raise EditionError(path, f"binary data, not text (control character U+{ord(text[bad]):04X} at character {bad})")
+    if text.startswith("\ufeff"):  # a BOM left by a named encoding (utf-8, utf-16-le…) is not text
+        text = text[1:]
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def witness_files(folder: Path) -> list[str]:
     if not folder.is_dir():
         raise EditionError(folder, "is not a folder")
-    return sorted(p.name for p in folder.iterdir() if p.suffix == ".txt" and p.is_file())
+    # Hidden files (macOS "._x.txt" resource forks, editors' ".#x.txt" locks) are not witnesses.
+    return sorted(p.name for p in folder.iterdir() if p.suffix == ".txt" and not p.name.startswith(".") and p.is_file())
 
 
 def load_witnesses(folder: Path, warn: list[str]) -> tuple[Witness, ...]:

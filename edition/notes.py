@@ -116,16 +116,26 @@ def _place(toks: Sequence[Tok], i: int, default: int) -> int:
     return toks[-1].end if toks else default
 
 
-def _note(row: Row, cls: str, tags: Iterable[str], lemma: tuple[str, int, int], reading: tuple[str, int, int],
-          texts: dict[str, str]) -> Note:
+def _note(
+    row: Row,
+    cls: str,
+    tags: Iterable[str],
+    lemma: tuple[str, int, int],
+    reading: tuple[str, int, int],
+    texts: dict[str, str],
+) -> Note:
     (ls, la, lb), (rs, ra, rb) = lemma, reading
-    return Note(row.id, cls, tuple(sorted(set(tags))), Span(ls, la, lb), texts[ls][la:lb],
-                (Reading((rs,), texts[rs][ra:rb], {rs: (ra, rb)}),))
+    return Note(
+        row.id,
+        cls,
+        tuple(sorted(set(tags))),
+        Span(ls, la, lb),
+        texts[ls][la:lb],
+        (Reading((rs,), texts[rs][ra:rb], {rs: (ra, rb)}),),
+    )
 
 
-def _close_notes(
-    row: Row, base: str, other: str, a: list[Tok], b: list[Tok], texts: dict[str, str]
-) -> Iterable[Note]:
+def _close_notes(row: Row, base: str, other: str, a: list[Tok], b: list[Tok], texts: dict[str, str]) -> Iterable[Note]:
     """Every difference between two close readings, located to the character."""
     for op in Levenshtein.opcodes([t.n for t in a], [t.n for t in b]):
         ta, tb = a[op.src_start : op.src_end], b[op.dest_start : op.dest_end]
@@ -160,9 +170,7 @@ def _tags_of(text: str) -> set[str]:
     return {w.tag for w in word_tokens(letters) if w.tag} if letters else set()
 
 
-def _loose_notes(
-    row: Row, base: str, other: str, a: list[Tok], b: list[Tok], texts: dict[str, str]
-) -> Iterable[Note]:
+def _loose_notes(row: Row, base: str, other: str, a: list[Tok], b: list[Tok], texts: dict[str, str]) -> Iterable[Note]:
     """What a reader wants to know of two retellings: one-word substitutions, and the names,
     numbers, dates and places that only one of them has, paired where they stand in the same place."""
     forms_a, forms_b = {t.n for t in a}, {t.n for t in b}
@@ -173,8 +181,9 @@ def _loose_notes(
         ta, tb = a[op.src_start : op.src_end], b[op.dest_start : op.dest_end]
         if len(ta) == 1 and len(tb) == 1 and len(ta[0].n) <= SHORT and len(tb[0].n) <= SHORT:
             tags = {t.tag for t in (*ta, *tb) if t.tag}
-            yield _note(row, "substantive", tags, (base, ta[0].start, ta[0].end), (other, tb[0].start, tb[0].end),
-                        texts)
+            yield _note(
+                row, "substantive", tags, (base, ta[0].start, ta[0].end), (other, tb[0].start, tb[0].end), texts
+            )
             continue
         at_a = ta[0].start if ta else _place(a, op.src_start, row.cells[base][0].start)
         at_b = tb[0].start if tb else _place(b, op.dest_start, row.cells[other][0].start)

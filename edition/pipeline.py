@@ -98,7 +98,8 @@ def build(seeds: Path, episodes_file: Path | None = None) -> Edition:
             for w in witnesses
         }
         base = choose_base(d, witnesses, cells)
-        order = ([base] if base else []) + [w.siglum for w in witnesses if w.siglum != base]
+        # only the witnesses that tell the episode: one silent throughout gets no note on every row
+        order = ([base] if base else []) + [w.siglum for w in witnesses if w.siglum != base and cells[w.siglum]]
         key = (d.id, tuple(order), tuple(tuple(cells[s]) for s in order))
         rows: tuple[Row, ...] = timed("rows", lambda: remembered(("rows", *key), lambda: align(d.id, order, cells)))  # noqa: B023
         notes = timed("notes", lambda: tuple(n for r in rows for n in notes_of(r, base, order, texts)))  # noqa: B023

@@ -1,0 +1,101 @@
+"""MkDocs hook: run the edition engine once per build and add its pages as generated files.
+
+A thin adapter between MkDocs and ``edition``: the engine builds the edition, ``edition.render``
+turns the export into pages, and this module only wires them in, logs, and handles bad input.
+
+The seeds folder is ``seeds`` next to ``mkdocs.yml``, or the folder named by the environment
+variable ``EDITION_SEEDS`` (used by the tests to build the site from other witnesses).
+
+Bad input (``EditionError``): ``mkdocs build`` fails with one message naming the file; under
+``mkdocs serve`` every generated page shows that message instead, because MkDocs' live-reload
+server keeps serving the last good site when a rebuild raises ("the server will appear stuck"),
+and the next good save rebuilds the edition.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+
+from edition.errors import EditionError
+from edition.export import to_dict, to_json
+from edition.pipeline import build
+from edition.render import render_error, render_site
+
+log = logging.getLogger("mkdocs.plugins.edition")
+_command = {"name": "build"}  # set once per process; the only state, all else lives inside one on_files call
+GENERATED = ("episodes/", "witnesses/")  # nav sections this hook fills
+
+
+def on_startup(command: str, dirty: bool) -> None:
+    _command["name"] = command
+
+
+def _seeds(config) -> Path:
+    return Path(config.config_file_path).parent / os.environ.get("EDITION_SEEDS", "seeds")
+
+
+def _pages(config) -> tuple[dict[str, str], str | None]:
+    """Generated pages and the export JSON (None when the input is broken under `serve`)."""
+    try:
+        edition = build(_seeds(config))
+    except EditionError as err:
+        if _command["name"] != "serve":
+            raise PluginError(f"edition: {err}") from err
+        log.error("edition: %s", err)
+        return render_error(str(err), ["overview.md", *_nav_paths(config.nav or [])]), None
+    for warning in edition.warnings:
+        log.warning("edition: %s", warning)
+    for stage, seconds in edition.timings.items():
+        log.info("edition: %-9s %.2f s", stage, seconds)
+    export = to_dict(edition)
+    t0 = time.perf_counter()
+    pages = render_site(export, {w.siglum: w.text for w in edition.witnesses})
+    log.info("edition: %-9s %.2f s (%d pages)", "render", time.perf_counter() - t0, len(pages))
+    return pages, to_json(edition)
+
+
+def _nav_paths(nav: list) -> list[str]:
+    """The generated pages the nav names (stand-ins for them carry the error under `serve`)."""
+    out = []
+    for item in nav:
+        value = next(iter(item.values())) if isinstance(item, dict) else item
+        if isinstance(value, list):
+            out += _nav_paths(value)
+        elif isinstance(value, str) and value.startswith(GENERATED):
+            out.append(value)
+    return out
+
+
+def _sync_nav(nav: list, paths: list[str]) -> list:
+    """Each nav section of generated pages lists exactly the pages generated now, in narrative order."""
+    out = []
+    for item in nav:
+        if isinstance(item, dict):
+            ((title, value),) = item.items()
+            if isinstance(value, list):
+                prefixes = {v.split("/")[0] + "/" for v in value if isinstance(v, str)}
+                if len(prefixes) == 1 and prefixes <= set(GENERATED):
+                    (prefix,) = prefixes
+                    value = [p for p in paths if p.startswith(prefix)]
+                else:
+                    value = _sync_nav(value, paths)
+            item = {title: value}
+        out.append(item)
+    return out
+
+
+def on_files(files: Files, config) -> Files:
+    pages, export = _pages(config)
+    for path, content in pages.items():
+        files.append(File.generated(config, path, content=content))
+    if export is not None:
+        files.append(File.generated(config, "edition.json", content=export))
+    if config.nav:
+        config.nav = _sync_nav(config.nav, list(pages))
+    return files

@@ -1,0 +1,158 @@
+"""`mkdocs serve` survives an editor's mistakes and recovers on the next good save (issues 3 and 4).
+
+The server runs on a free loopback port against a copy of the site (mkdocs.yml, docs/, hooks/,
+seeds/, edition/data/) in a temporary folder; the real seeds are never touched. Every wait is
+bounded, and the server is always stopped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+STARTUP = 180.0  # seconds allowed for the first build (jieba, the whole edition)
+REBUILD = 120.0  # seconds allowed for each rebuild after a save
+BROKEN_FILE = "001_32476c0f85278ec0.txt"  # witness B
+B_TITLE = "長篇歷史小說（繁體另本，殘）"  # its title in seeds/catalogue.yaml
+NEW_WORD = "校驗新詞甲乙丙丁"  # in no seed: it can only come from the fixed file
+NEW_TITLE = "校驗題名戊己庚"
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not (ROOT / "mkdocs.yml").exists(), reason="the site (mkdocs.yml) is not there yet"),
+]
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def site_copy(dest: Path) -> Path:
+    """The parts of the project `mkdocs serve` reads, copied and made writable."""
+    for name in ["docs", "hooks", "seeds", "edition/data"]:
+        if (ROOT / name).exists():
+            shutil.copytree(ROOT / name, dest / name, copy_function=shutil.copyfile)
+    shutil.copyfile(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
+    for path in [dest, *dest.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return dest
+
+
+def mount_path(config: Path) -> str:
+    """`mkdocs serve` serves the site under the path of its ``site_url`` (e.g. ``/anshi-edition``)."""
+    found = re.search(r"^site_url:\s*['\"]?([^'\"\s#]+)", config.read_text(encoding="utf-8"), re.M)
+    return urllib.parse.urlsplit(found.group(1)).path.rstrip("/") if found else ""
+
+
+def get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as resp:
+            return resp.status, resp.read().decode("utf-8", errors="replace")
+    except urllib.error.HTTPError as err:
+        return err.code, ""
+    except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+        return 0, ""
+
+
+class Server:
+    def __init__(self, site: Path, log: Path) -> None:
+        self.addr = f"127.0.0.1:{free_port()}"
+        self.base = f"http://{self.addr}{mount_path(site / 'mkdocs.yml')}"
+        self.log = log
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "EDITION_SEEDS": str(site / "seeds")}
+        with log.open("wb") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "mkdocs", "serve", "-f", str(site / "mkdocs.yml"), "-a", self.addr],
+                cwd=site.parent,  # not the site copy: its edition/data folder must not shadow the package
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+
+    def wait_for(self, path: str, ok: Callable[[str], bool], timeout: float, what: str) -> str:
+        """Poll ``path`` until its page satisfies ``ok``; fail (with the server's log) after ``timeout`` s."""
+        deadline = time.monotonic() + timeout
+        body = ""
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, f"the server stopped while waiting for {what}:\n{self.tail()}"
+            status, body = get(self.base + path)
+            if status == 200 and ok(body):
+                return body
+            time.sleep(0.5)
+        pytest.fail(f"no {what} at {path} within {timeout:.0f} s; last page:\n{body[-2000:]}\nlog:\n{self.tail()}")
+
+    def answers(self) -> None:
+        assert self.proc.poll() is None, self.tail()
+        status, body = get(self.base + "/")
+        assert status == 200 and "<html" in body.lower()
+
+    def tail(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")[-3000:]
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=15)
+
+
+def test_serve_shows_bad_input_and_recovers(tmp_path):
+    site = site_copy(tmp_path / "site")
+    seeds = site / "seeds"
+    witness = seeds / BROKEN_FILE
+    good_witness = witness.read_bytes()
+    catalogue = seeds / "catalogue.yaml"
+    good_catalogue = catalogue.read_text(encoding="utf-8")
+    assert B_TITLE in good_catalogue and NEW_WORD.encode() not in good_witness
+
+    server = Server(site, tmp_path / "serve.log")
+    try:
+        page_b = "/witnesses/B/"
+        server.wait_for(page_b, lambda body: B_TITLE in body, STARTUP, "witness B's page")
+
+        # 1. A witness file that cannot be decoded: its name and the bad byte's offset appear on the pages.
+        witness.write_bytes(good_witness + b"\xff\xfe")
+        offset = f"offset {len(good_witness)}"
+        for page in [page_b, "/witnesses/A/", "/overview/"]:
+            server.wait_for(page, lambda body: BROKEN_FILE in body and offset in body, REBUILD, "the decoding error")
+        server.answers()
+
+        # ...fixed, with a new word: the witness page comes back and shows it.
+        witness.write_bytes(good_witness + f"\n{NEW_WORD}。\n".encode())
+        body = server.wait_for(page_b, lambda body: NEW_WORD in body, REBUILD, "the fixed witness")
+        assert BROKEN_FILE + ": cannot be decoded" not in body
+
+        # 2. A broken catalogue: the pages name it and the line of the problem.
+        catalogue.write_text(good_catalogue + "  - file: [oops\n", encoding="utf-8")
+        body = server.wait_for(
+            page_b, lambda body: "catalogue.yaml" in body and "broken YAML at line" in body, REBUILD, "the YAML error"
+        )
+        assert NEW_WORD not in body  # the page says what is wrong instead of showing stale text
+        server.answers()
+
+        # ...fixed, with a new title for B: the page comes back with it, and with the new word.
+        catalogue.write_text(good_catalogue.replace(B_TITLE, NEW_TITLE), encoding="utf-8")
+        body = server.wait_for(page_b, lambda body: NEW_TITLE in body, REBUILD, "the fixed catalogue")
+        assert NEW_WORD in body and "broken YAML" not in body
+        server.answers()
+    finally:
+        server.stop()
+    assert server.proc.returncode is not None
