@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from importlib import resources
 
 import jieba
 import jieba.posseg
@@ -25,6 +26,16 @@ CLOSE = 0.75  # Indel similarity of the folded cells above which every differenc
 SHORT = 4  # a substitution of at most this many characters a side is noted even untagged
 _NUMERALS = set("0123456789一二三四五六七八九十百千萬万億亿兩两廿卅零〇半")
 _DATE_WORDS = set("年月日朔旦夕時时辰")
+_SURNAMES = tuple(
+    sorted(
+        {
+            w
+            for line in resources.files("edition").joinpath("data/surnames.txt").read_text("utf-8").splitlines()
+            if not line.startswith("#")
+            for w in line.split()
+        }
+    )
+)
 _TAGS = {"nr": "name", "nrfg": "name", "nrt": "name", "ns": "place", "t": "date", "m": "number"}
 
 
@@ -67,6 +78,8 @@ def _tag(word: str, flag: str) -> str | None:
     if flag == "m" or (counted and flag not in ("nr", "ns")):
         return "number" if counted else None
     tag = _TAGS.get(flag)
+    if tag == "name" and not word.startswith(_SURNAMES):
+        return None
     return tag if tag in ("name", "place") and len(word) >= 2 else None
 
 
