@@ -4,17 +4,27 @@ The base witness's segments seed the rows; every other witness is then
 aligned to the rows built so far by a monotone dynamic programme (several of
 its segments may join one row; a segment with no counterpart gets a row of its
 own, placed after its predecessor's). Each witness therefore keeps its own
-order, and the cost is linear in the number of rows for each segment.
+order.
+
+Only a segment's similarity to a row above ``MATCH`` can make it join that
+row, so everything is sparse: an inverted index of the rarer character grams
+finds, for each segment, the few texts already in rows that can reach
+``MATCH`` with it (see ``Vec``; the same folded text is compared once), and the
+programme runs over those candidate pairs only. Its result is the dense
+programme's, ties included. The cost grows with the number of candidate pairs
+(about segments × their true counterparts), not with segments × rows.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
+from bisect import bisect_left
+from collections import Counter, defaultdict
 
 from .model import Row, Segment
 
-MATCH = 0.22  # similarity a segment needs to join a row rather than open one
+MATCH = 0.06  # similarity a segment needs to join a row rather than open one
+FLOOR = MATCH - 1e-9  # below this a candidate can never win (float slack kept on the safe side)
 
 
 def grams(folded: str) -> Counter[str]:
@@ -24,97 +34,208 @@ def grams(folded: str) -> Counter[str]:
     return out
 
 
-def cosine(a: Counter[str], b: Counter[str], idf: dict[str, float]) -> float:
+def norm(a: Counter[str], idf: dict[str, float]) -> float:
+    return math.sqrt(sum((idf[g] * n) ** 2 for g, n in a.items()))
+
+
+def cosine(a: Counter[str], b: Counter[str], na: float, nb: float, idf: dict[str, float]) -> float:
+    """idf-weighted cosine of two gram counts whose norms are ``na`` and ``nb``."""
     if not a or not b:
         return 0.0
     if len(a) > len(b):
-        a, b = b, a
+        a, b, na, nb = b, a, nb, na
     dot = sum(idf[g] ** 2 * n * b[g] for g, n in a.items() if g in b)
     if not dot:
         return 0.0
-    na = math.sqrt(sum((idf[g] * n) ** 2 for g, n in a.items()))
-    nb = math.sqrt(sum((idf[g] * n) ** 2 for g, n in b.items()))
     return dot / (na * nb)
 
 
-def _monotone_match(sim: list[list[float]]) -> list[int | None]:
-    """For each segment, the row it joins (rows never decrease), or None; best total of sim - MATCH."""
-    m = len(sim)
-    n = len(sim[0]) if m else 0
-    # best[i][j]: best score of the first i segments using rows < j+1 only
-    best = [[0.0] * (n + 1) for _ in range(m + 1)]
-    move = [[0] * (n + 1) for _ in range(m + 1)]  # 0: row unused, 1: segment unmatched, 2: matched
-    for i in range(1, m + 1):
-        row_sim = sim[i - 1]
-        prev, cur, mv = best[i - 1], best[i], move[i]
-        cur[0] = prev[0]
-        mv[0] = 1
-        for j in range(1, n + 1):
-            options = (cur[j - 1], prev[j], prev[j] + row_sim[j - 1] - MATCH)
-            k = max(range(3), key=lambda t: (options[t], -t))
-            cur[j] = options[k]
-            mv[j] = k
-    out: list[int | None] = [None] * m
-    i, j = m, n
-    while i > 0:
-        k = move[i][j] if j > 0 else 1
-        if k == 0:
-            j -= 1
-        elif k == 1:
-            i -= 1
+class Vec:
+    """A segment's grams for the search: weights, norm, and its prefix in the episode's gram order.
+
+    Grams are ranked rarest first. The prefix is the segment's grams up to
+    ``cut`` (a rank), the rest its commonest grams, whose own norm stays below
+    ``FLOOR`` of the whole. If two segments reach ``FLOOR``, the first gram they
+    share lies in both prefixes: were it outside either, every shared gram
+    would be, and by Cauchy–Schwarz their cosine would be below ``FLOOR``. So
+    indexing and probing prefixes only loses no pair that matters.
+    """
+
+    __slots__ = ("counts", "cut", "norm", "prefix", "ranks", "rest", "tails")
+
+    def __init__(self, counts: Counter[str], idf: dict[str, float], rank: dict[str, int]) -> None:
+        self.counts = counts
+        self.norm = norm(counts, idf)
+        ordered = sorted(counts, key=rank.__getitem__)
+        self.ranks = [rank[g] for g in ordered]
+        squares = [(idf[g] * counts[g]) ** 2 for g in ordered]
+        self.tails = [0.0] * (len(ordered) + 1)  # tails[i]: squared norm of the grams from i on
+        for i in range(len(ordered) - 1, -1, -1):
+            self.tails[i] = self.tails[i + 1] + squares[i]
+        limit = (FLOOR * self.norm) ** 2
+        k = len(ordered)
+        while k and self.tails[k - 1] < limit:
+            k -= 1
+        # prefix weights as shares of the norm, so products of two are shares of the cosine
+        self.prefix = [(g, math.sqrt(w) / self.norm) for g, w in zip(ordered[:k], squares[:k], strict=True)]
+        self.cut = self.ranks[k] if k < len(ordered) else math.inf
+        self.rest = math.sqrt(self.tails[k]) / self.norm if self.norm else 0.0  # below FLOOR
+
+    def tail(self, cut: float) -> float:
+        """Norm of the grams ranked ``cut`` or later, as a share of the whole."""
+        return math.sqrt(self.tails[bisect_left(self.ranks, cut)]) / self.norm
+
+
+Entry = tuple[float, int, int, int]  # (best total, -column, -segment, id): the largest is the one to trace
+
+
+def _prefix_max(tree: list[Entry | None], c: int) -> Entry | None:
+    best = None
+    while c:
+        t = tree[c]
+        if t is not None and (best is None or t > best):
+            best = t
+        c &= c - 1
+    return best
+
+
+def _monotone_match(cands: list[list[tuple[int, float]]], n: int) -> list[int | None]:
+    """For each segment, the row it joins (rows never decrease), or None; best total of sim - MATCH.
+
+    ``cands[i]`` lists segment i's (row, similarity) pairs by row, for the rows it may join among ``n``.
+    This is the dense programme best[i][j] = max(best[i][j-1], best[i-1][j], best[i-1][j] + sim - MATCH),
+    traced back from best[m][n] with ties to the first option, computed over the candidates only: best[i][j]
+    is the largest total of a candidate (i' <= i, column j' = row + 1 <= j), kept in a Fenwick tree of
+    prefix maxima over columns. The dense trace back from a total goes to the candidate that first reached
+    it, in the fewest columns and then the fewest segments: the entries order ties that way, and each
+    candidate remembers the one it extends, so the trace back follows those links.
+    """
+    tree: list[Entry | None] = [None] * (n + 1)
+    links: list[tuple[int, int, int]] = []  # id -> (segment, column, id of the candidate it extends or -1)
+    for i, row_cands in enumerate(cands):
+        new = []
+        for j, s in row_cands:  # all read best[i-1] before any of segment i's candidates is added
+            prev = _prefix_max(tree, j + 1)
+            v = ((prev[0] if prev else 0.0) + s) - MATCH
+            if v > 0.0:
+                new.append((j + 1, v, prev[3] if prev else -1))
+        for c, v, prev_id in new:
+            entry = (v, -c, -i, len(links))
+            links.append((i, c, prev_id))
+            while c <= n:
+                t = tree[c]
+                if t is None or entry > t:
+                    tree[c] = entry
+                c += c & -c
+    out: list[int | None] = [None] * len(cands)
+    last = _prefix_max(tree, n)
+    u = last[3] if last else -1
+    while u >= 0:
+        i, c, u = links[u]
+        out[i] = c - 1
+    return out
+
+
+def _candidates(
+    x: Vec,
+    vecs: dict[str, Vec],
+    rows_of: dict[str, list[int]],
+    idf: dict[str, float],
+    postings: dict[str, list[tuple[str, float]]],
+) -> list[tuple[int, float]]:
+    """The rows a segment (``x``) may join, by row: its best similarity to a member of each, where it reaches FLOOR.
+
+    Members are compared by folded text (the same text has the same grams, so the same cosine). The shared
+    prefix grams give part of each dot product; the grams this misses are all ranked at or after the earlier
+    of the two cuts, so they add at most the product of the two texts' norms from that rank on: a text whose
+    bound stays below ``FLOOR`` is skipped without computing its cosine.
+    """
+    part: defaultdict[str, float] = defaultdict(float)
+    for g, wa in x.prefix:
+        for other, wb in postings.get(g, ()):
+            part[other] += wa * wb
+    best: dict[int, float] = {}
+    bar = FLOOR - 1e-9  # float slack, on the safe side
+    for other, dot in part.items():
+        y = vecs[other]
+        first, second = (x, y) if x.cut <= y.cut else (y, x)  # from the earlier cut on: one's rest, one's tail
+        if dot + first.rest * second.tail(first.cut) < bar:
+            continue
+        sim = cosine(x.counts, y.counts, x.norm, y.norm, idf)
+        if sim < FLOOR:
+            continue
+        for j in rows_of[other]:
+            if sim > best.get(j, -1.0):
+                best[j] = sim
+    return sorted(best.items())
+
+
+def _place(
+    rows: list[dict[str, list[Segment]]], siglum: str, segs: list[Segment], placed: list[int | None]
+) -> list[dict[str, list[Segment]]]:
+    """The rows with ``siglum``'s segments added where ``placed`` says, and rows of their own for the rest."""
+    new_rows: list[dict[str, list[Segment]]] = [dict(r) for r in rows]
+    inserted_after: dict[int, list[dict[str, list[Segment]]]] = {}
+    last = -1
+    pending: list[Segment] = []
+    for seg, target in zip(segs, placed, strict=True):
+        if target is None:
+            pending.append(seg)
+            continue
+        if target == last:  # unmatched segments between two of the same row belong to it
+            new_rows[target][siglum].extend(pending)
         else:
-            out[i - 1] = j - 1
-            i -= 1
+            inserted_after.setdefault(last, []).extend({siglum: [p]} for p in pending)
+        pending = []
+        new_rows[target].setdefault(siglum, []).append(seg)
+        last = target
+    inserted_after.setdefault(last, []).extend({siglum: [p]} for p in pending)
+    out = list(inserted_after.get(-1, []))
+    for j, row in enumerate(new_rows):
+        out.append(row)
+        out.extend(inserted_after.get(j, []))
     return out
 
 
 def align(episode_id: str, order: list[str], segments: dict[str, list[Segment]]) -> tuple[Row, ...]:
     """Rows for one episode; ``order`` lists the sigla, base first."""
     df: Counter[str] = Counter()
-    counts: dict[tuple[str, int], Counter[str]] = {}
+    counts: dict[str, Counter[str]] = {}  # by folded text
+    n_docs = 0
     for siglum in order:
         for seg in segments.get(siglum, []):
-            counts[(siglum, seg.index)] = c = grams(seg.folded)
-            df.update(c.keys())
-    n_docs = max(1, len(counts))
-    idf = {g: math.log((n_docs + 1) / (c + 1)) + 1.0 for g, c in df.items()}
+            if seg.folded not in counts:
+                counts[seg.folded] = grams(seg.folded)
+            df.update(counts[seg.folded].keys())
+            n_docs += 1
+    idf = {g: math.log((max(1, n_docs) + 1) / (c + 1)) + 1.0 for g, c in df.items()}
+    rank = {g: k for k, g in enumerate(sorted(df, key=lambda g: (df[g], g)))}
+    vecs = {text: Vec(c, idf, rank) for text, c in counts.items()}
+    postings: defaultdict[str, list[tuple[str, float]]] = defaultdict(list)  # prefix gram -> (text in rows, weight)
+    postings_done: set[str] = set()
 
     rows: list[dict[str, list[Segment]]] = []
     for siglum in order:
         segs = segments.get(siglum, [])
         if not segs:
             continue
-        if not rows:
+        if rows:
+            rows_of: defaultdict[str, list[int]] = defaultdict(list)
+            for j, row in enumerate(rows):
+                for text in dict.fromkeys(m.folded for ms in row.values() for m in ms):
+                    rows_of[text].append(j)
+            found: dict[str, list[tuple[int, float]]] = {}  # a text repeated in the witness is looked up once
+            for s in segs:
+                if s.folded not in found:
+                    found[s.folded] = _candidates(vecs[s.folded], vecs, rows_of, idf, postings)
+            rows = _place(rows, siglum, segs, _monotone_match([found[s.folded] for s in segs], len(rows)))
+        else:
             rows = [{siglum: [s]} for s in segs]
-            continue
-        sim = [
-            [
-                max(cosine(counts[(siglum, s.index)], counts[(o, m.index)], idf) for o, ms in row.items() for m in ms)
-                for row in rows
-            ]
-            for s in segs
-        ]
-        placed = _monotone_match(sim)
-        new_rows: list[dict[str, list[Segment]]] = [dict(r) for r in rows]
-        inserted_after: dict[int, list[dict[str, list[Segment]]]] = {}
-        last = -1
-        pending: list[Segment] = []
-        for seg, target in zip(segs, placed, strict=True):
-            if target is None:
-                pending.append(seg)
-                continue
-            if target == last:  # unmatched segments between two of the same row belong to it
-                new_rows[target][siglum].extend(pending)
-            else:
-                inserted_after.setdefault(last, []).extend({siglum: [p]} for p in pending)
-            pending = []
-            new_rows[target].setdefault(siglum, []).append(seg)
-            last = target
-        inserted_after.setdefault(last, []).extend({siglum: [p]} for p in pending)
-        rows = list(inserted_after.get(-1, []))
-        for j, row in enumerate(new_rows):
-            rows.append(row)
-            rows.extend(inserted_after.get(j, []))
+        for text in dict.fromkeys(s.folded for s in segs):
+            if text not in postings_done:
+                postings_done.add(text)
+                for g, w in vecs[text].prefix:
+                    postings[g].append((text, w))
     return tuple(
         Row(f"{episode_id}-{k}", {s: tuple(row.get(s, ())) for s in order if row.get(s)})
         for k, row in enumerate(rows, 1)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import lru_cache
 
 from .model import EpisodeDef, Segment
 from .normalise import fold_text
@@ -28,8 +29,10 @@ ROUNDS = 1  # refinement passes
 COPY = 0.8  # share of pairs two witnesses must share to count as copies of one text
 
 
-def pairs(folded: str) -> set[str]:
-    return {folded[i : i + 2] for i in range(len(folded) - 1)}
+@lru_cache(maxsize=1 << 17)
+def pairs(folded: str) -> frozenset[str]:
+    """The character pairs of a folded text (computed once per text: every pass reads them)."""
+    return frozenset(folded[i : i + 2] for i in range(len(folded) - 1))
 
 
 def profile(d: EpisodeDef) -> set[str]:
@@ -47,11 +50,20 @@ def affinities(segments: tuple[Segment, ...], profiles: list[set[str]], idf: dic
     ("班師。", "英雄惜英雄。") the evidence they lack on their own.
     """
     share = Counter(g for p in profiles for g in p)
+    where: dict[str, list[int]] = {}
+    for k, p in enumerate(profiles):
+        for g in p:
+            where.setdefault(g, []).append(k)
     raw = []
     for seg in segments:
         grams = pairs(seg.folded)
-        total = sum(idf[g] for g in grams)
-        hits = [sum(idf[g] / share[g] for g in grams if g in p) for p in profiles]
+        total = 0.0
+        hits = [0.0] * len(profiles)
+        for g in grams:
+            weight = idf[g]
+            total += weight
+            for k in where.get(g, ()):
+                hits[k] += weight / share[g]
         raw.append((total, hits))
     out = []
     for i in range(len(raw)):

@@ -6,6 +6,7 @@ map back 1:1); display converts whole strings with OpenCC's phrase tables.
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 
 import opencc
@@ -50,8 +51,7 @@ def detect_script(text: str) -> str:
     script-specific characters at all is called ``mixed``: nothing decides it.
     """
     trad = simp = 0
-    for ch in set(text):
-        n = text.count(ch)
+    for ch, n in Counter(text).items():
         if char_to_simplified(ch) != ch:
             trad += n
         elif char_to_traditional(ch) != ch:

@@ -70,4 +70,5 @@ def to_dict(edition: Edition) -> dict[str, Any]:
 
 
 def to_json(edition: Edition) -> str:
-    return json.dumps(to_dict(edition), ensure_ascii=False, indent=1) + "\n"
+    """Compact, UTF-8 as written (no escapes): the site publishes it, so size matters more than looks."""
+    return json.dumps(to_dict(edition), ensure_ascii=False, separators=(",", ":")) + "\n"

@@ -11,16 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 
-import jieba
-import jieba.posseg
 from rapidfuzz.distance import Indel, Levenshtein
 
 from .model import Note, Reading, Row, Span
 from .normalise import fold_char, is_mark, punct_key
-
-jieba.setLogLevel(60)
 
 CLOSE = 0.75  # Indel similarity of the folded cells above which every difference is noted
 SHORT = 4  # a substitution of at most this many characters a side is noted even untagged
@@ -83,15 +80,25 @@ def _tag(word: str, flag: str) -> str | None:
     return tag if tag in ("name", "place") and len(word) >= 2 else None
 
 
-def _join_names(pairs: Iterable) -> list[tuple[str, str]]:
-    """jieba cuts unknown names after the surname (杨/万春); a run of name parts is one name."""
+@lru_cache(maxsize=1 << 15)
+def _cut(folded: str) -> tuple[tuple[str, str], ...]:
+    """Words and parts of speech of a folded text, once per text.
+
+    jieba loads its dictionaries (about a second) on first use only, so a
+    build without retellings to compare never pays for them. It cuts unknown
+    names after the surname (杨/万春); a run of name parts is joined into one.
+    """
+    import jieba
+    import jieba.posseg
+
+    jieba.setLogLevel(60)
     out: list[tuple[str, str]] = []
-    for p in pairs:
+    for p in jieba.posseg.cut(folded, HMM=True):
         if out and p.flag == "nr" and out[-1][1] == "nr":
             out[-1] = (out[-1][0] + p.word, "nr")
         else:
             out.append((p.word, p.flag))
-    return out
+    return tuple(out)
 
 
 def word_tokens(chars: list[Tok]) -> list[Tok]:
@@ -100,7 +107,7 @@ def word_tokens(chars: list[Tok]) -> list[Tok]:
     folded = "".join(c.n for c in letters)
     out = []
     i = 0
-    for word, flag in _join_names(jieba.posseg.cut(folded, HMM=True)):
+    for word, flag in _cut(folded):
         part = letters[i : i + len(word)]
         i += len(word)
         tag = _tag(word, flag)

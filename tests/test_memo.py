@@ -1,5 +1,6 @@
 """Results remembered between builds (for `mkdocs serve`) are never stale."""
 
+import json
 import shutil
 import subprocess
 import sys
@@ -42,5 +43,5 @@ def test_a_changed_witness_or_episode_file_is_never_served_stale(tmp_path):
         default_path().read_text(encoding="utf-8").replace("title: 遼澤", "title: 遼澤泥淖"), encoding="utf-8"
     )
     third = to_json(build(seeds))
-    assert '"title": "遼澤泥淖"' in third
+    assert "遼澤泥淖" in [ep["title"] for ep in json.loads(third)["episodes"]]
     assert third == fresh_export(seeds)

@@ -1,0 +1,44 @@
+"""The synthetic corpus generator behind the benchmark: deterministic, the size asked, a valid seeds folder."""
+
+import json
+
+import pytest
+
+from edition.export import to_json
+from edition.pipeline import build
+from tests.contract import contract_problems
+from tests.synth import generate
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("synth")
+    generate(folder, 3, 4000, seed=7)
+    return folder
+
+
+def test_same_seed_same_corpus(corpus, tmp_path):
+    generate(tmp_path, 3, 4000, seed=7)
+    for path in sorted(corpus.glob("*.txt")):
+        assert (tmp_path / path.name).read_bytes() == path.read_bytes()
+
+
+def test_other_seed_other_corpus(corpus, tmp_path):
+    generate(tmp_path, 1, 4000, seed=8)
+    assert (tmp_path / "000_synth.txt").read_bytes() != (corpus / "000_synth.txt").read_bytes()
+
+
+def test_witnesses_have_about_the_length_asked(corpus):
+    texts = [p.read_text(encoding="utf-8") for p in sorted(corpus.glob("*.txt"))]
+    assert len(texts) == 3
+    assert all(4000 <= len(t) <= 4000 * 1.25 for t in texts)
+    assert len(set(texts)) == 3  # each witness changes the archetype its own way
+
+
+def test_engine_keeps_the_contract_on_it(corpus):
+    edition = build(corpus)
+    data = json.loads(to_json(edition))
+    texts = {w.siglum: w.text for w in edition.witnesses}
+    assert contract_problems(data, texts) == []
+    assert {w["script"] for w in data["witnesses"]} == {"Hant", "Hans"}
+    assert any(ep["rows"] for ep in data["episodes"])  # episodes are found, so rows and notes are exercised
