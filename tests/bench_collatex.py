@@ -26,11 +26,12 @@ import argparse
 import json
 import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from tests.benchmarks import child_json
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = ["000_f5ad1a405610c3bb.txt", "001_32476c0f85278ec0.txt"]
@@ -141,15 +142,7 @@ def child(tool: str, size: int) -> None:
 
 
 def run(tool: str, size: int, timeout: float) -> dict | None:
-    cmd = [sys.executable, "-m", "tests.bench_collatex", "--child", tool, str(size)]
-    try:
-        done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None
-    if done.returncode:
-        print(done.stderr, file=sys.stderr)
-        return None
-    return json.loads(done.stdout.splitlines()[-1])
+    return child_json([sys.executable, "-m", "tests.bench_collatex", "--child", tool, str(size)], timeout)
 
 
 def main() -> None:

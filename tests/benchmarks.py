@@ -112,7 +112,11 @@ def _rebuild(folder: Path) -> float:
 
 def run_child(folder: Path, timeout: float) -> dict[str, float] | None:
     """``measure`` in a fresh interpreter; None when it times out or fails."""
-    cmd = [sys.executable, "-m", "tests.benchmarks", "--child", str(folder)]
+    return child_json([sys.executable, "-m", "tests.benchmarks", "--child", str(folder)], timeout)
+
+
+def child_json(cmd: list[str], timeout: float) -> dict | None:
+    """Run a measuring child process; its last line of output is its JSON result (None on timeout or failure)."""
     try:
         done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from edition.export import to_dict
 from edition.pipeline import build
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -12,3 +13,9 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="session")
 def seeds_edition():
     return build(ROOT / "seeds")
+
+
+@pytest.fixture(scope="session")
+def seeds_export(seeds_edition):
+    """The export of the seeds and the witness texts it points into, as the site renders them."""
+    return to_dict(seeds_edition), {w.siglum: w.text for w in seeds_edition.witnesses}

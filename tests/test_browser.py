@@ -13,9 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from edition.export import to_dict
-from edition.pipeline import build
-from tests.test_site import ROOT, SEEDS, mkdocs_build
+from tests.test_site import ROOT, mkdocs_build
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
@@ -28,12 +26,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed (/usr/bin/chromium)"),
 ]
-
-
-@pytest.fixture(scope="module")
-def texts():
-    ed = build(SEEDS)
-    return to_dict(ed), {w.siglum: w.text for w in ed.witnesses}
 
 
 @pytest.fixture(scope="module")
@@ -152,8 +144,8 @@ def search(page, base_url, term):
     return [a.get_attribute("href") for a in page.locator(".md-search-result__link").all()]
 
 
-def test_search_finds_names_and_crosses_scripts(page, base_url, texts):
-    export, by_siglum = texts
+def test_search_finds_names_and_crosses_scripts(page, base_url, seeds_export):
+    export, by_siglum = seeds_export
     hits = search(page, base_url, "杨万春")
     holder = next(i for i, w in enumerate(export["witnesses"]) if "杨万春" in by_siglum[w["siglum"]])
     assert any(f"witnesses/{export['witnesses'][holder]['siglum']}/" in h for h in hits), hits

@@ -202,13 +202,6 @@ def test_hidden_files_are_not_witnesses(tmp_path):
     assert [w["file"] for w in data["witnesses"]] == ["a.txt"]
 
 
-def test_unknown_encoding_name_is_a_clear_error(tmp_path):
-    cat = "witnesses:\n  - file: a.txt\n    encoding: klingon-8\n"
-    with pytest.raises(EditionError) as err:
-        build(folder(tmp_path, {"a.txt": A_TEXT}, catalogue=cat))
-    assert "catalogue.yaml" in str(err.value) and "klingon-8" in str(err.value)
-
-
 def test_whitespace_only_file_warns_and_is_an_empty_witness(tmp_path):
     blank = " \n\u3000\u3000\n\t\r\n"
     ed, data = built(folder(tmp_path, {"a.txt": A_TEXT, "b_blank.txt": blank}))
@@ -345,12 +338,17 @@ EPISODE = "episodes:\n  - id: x\n    title: X\n    cues: [城主]\n"
     ids=["catalogue-indent", "catalogue-tab", "episodes-bracket", "episodes-quote"],
 )
 def test_malformed_yaml_names_the_file_and_line(tmp_path, data_file, text, line):
+    msg = data_file_error(tmp_path, data_file, text)
+    assert data_file in msg and f"line {line}," in msg
+
+
+def data_file_error(tmp_path, data_file: str, text: str) -> str:
+    """The error message of a build whose data file ``data_file`` holds ``text``."""
     seeds = folder(tmp_path, {"a.txt": A_TEXT})
     (seeds / data_file).write_text(text, encoding="utf-8")
     with pytest.raises(EditionError) as err:
         build(seeds)
-    msg = str(err.value)
-    assert data_file in msg and f"line {line}," in msg
+    return str(err.value)
 
 
 @pytest.mark.parametrize("bom", [b"", codecs.BOM_UTF8], ids=["plain", "bom"])
@@ -376,11 +374,7 @@ def test_data_file_not_in_utf8_names_the_first_bad_byte(tmp_path, data_file, bom
     ids=["catalogue-entry", "catalogue-top", "episodes-entry", "episodes-top"],
 )
 def test_unknown_keys_are_a_clear_error(tmp_path, data_file, text, key):
-    seeds = folder(tmp_path, {"a.txt": A_TEXT})
-    (seeds / data_file).write_text(text, encoding="utf-8")
-    with pytest.raises(EditionError) as err:
-        build(seeds)
-    msg = str(err.value)
+    msg = data_file_error(tmp_path, data_file, text)
     assert data_file in msg and "unknown" in msg and key in msg
 
 
@@ -405,11 +399,17 @@ def test_bad_episode_definitions_are_clear_errors(tmp_path, text, words):
         assert word in msg
 
 
-def test_catalogue_entry_for_a_missing_file_is_a_clear_error(tmp_path):
-    cat = "witnesses:\n  - file: nowhere.txt\n    siglum: N\n"
+@pytest.mark.parametrize(
+    "catalogue, named",
+    [
+        ("witnesses:\n  - file: a.txt\n    encoding: klingon-8\n", "klingon-8"),  # an unknown encoding
+        ("witnesses:\n  - file: nowhere.txt\n    siglum: N\n", "nowhere.txt"),  # an entry for a missing file
+    ],
+)
+def test_catalogue_mistakes_are_clear_errors(tmp_path, catalogue, named):
     with pytest.raises(EditionError) as err:
-        build(folder(tmp_path, {"a.txt": A_TEXT}, catalogue=cat))
-    assert "catalogue.yaml" in str(err.value) and "nowhere.txt" in str(err.value)
+        build(folder(tmp_path, {"a.txt": A_TEXT}, catalogue=catalogue))
+    assert "catalogue.yaml" in str(err.value) and named in str(err.value)
 
 
 def test_editor_episodes_replace_the_packaged_ones(tmp_path):

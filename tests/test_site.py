@@ -13,8 +13,6 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 
-from edition.export import to_dict
-from edition.pipeline import build
 from edition.render import episode_page, render_site, witness_page
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,9 +67,8 @@ def page(site: Path, path: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def edition():
-    ed = build(SEEDS)
-    return to_dict(ed), {w.siglum: w.text for w in ed.witnesses}
+def edition(seeds_export):
+    return seeds_export
 
 
 @pytest.fixture(scope="module")
