@@ -8,7 +8,8 @@ every witness repeats (安市, 城主) count for little, distinctive ones (太�
 渤錯水) for much. A Viterbi pass then chooses, per witness, the labelling that
 best trades affinity against the cost of switching label, so an episode comes
 as a run of segments (possibly several runs), and a stray shared word in a
-passage about other events does not pull it in.
+passage about other events does not pull it in. Last, a segment at the edge
+of a run with no evidence of its own goes back to no episode.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .normalise import fold_text
 THRESHOLD = 0.03  # affinity a segment needs, per character, to favour an episode over none
 ENTER_COST = 2.0  # cost (in characters of evidence) of entering or leaving an episode
 SWITCH_COST = 1.0  # cost of moving straight from one episode to another
-CONTEXT = 0.3  # weight of each neighbouring segment in a segment's affinity
+CONTEXT = 0.2  # weight of each neighbouring segment in a segment's affinity
 LIFT = 16.0  # how much likelier inside an episode a pair must be to join its profile
 ROUNDS = 1  # refinement passes
 COPY = 0.8  # share of pairs two witnesses must share to count as copies of one text
@@ -42,12 +43,12 @@ def profile(d: EpisodeDef) -> set[str]:
     return grams
 
 
-def affinities(segments: tuple[Segment, ...], profiles: list[set[str]], idf: dict[str, float]) -> list[list[float]]:
-    """For each segment, its affinity (0..1) to each profile, read with its neighbours.
+def evidence(
+    segments: tuple[Segment, ...], profiles: list[set[str]], idf: dict[str, float]
+) -> list[tuple[float, list[float]]]:
+    """For each segment: the idf weight of all its pairs, and of those each profile holds.
 
-    A pair found in several profiles tells episodes apart less, so it counts
-    for less; a segment's neighbours (weight ``CONTEXT``) lend short segments
-    ("班師。", "英雄惜英雄。") the evidence they lack on their own.
+    A pair found in several profiles tells episodes apart less, so it counts for less.
     """
     share = Counter(g for p in profiles for g in p)
     where: dict[str, list[int]] = {}
@@ -56,25 +57,58 @@ def affinities(segments: tuple[Segment, ...], profiles: list[set[str]], idf: dic
             where.setdefault(g, []).append(k)
     raw = []
     for seg in segments:
-        grams = pairs(seg.folded)
         total = 0.0
         hits = [0.0] * len(profiles)
-        for g in grams:
+        for g in pairs(seg.folded):
             weight = idf[g]
             total += weight
             for k in where.get(g, ()):
                 hits[k] += weight / share[g]
         raw.append((total, hits))
+    return raw
+
+
+def affinities(raw: list[tuple[float, list[float]]]) -> list[list[float]]:
+    """Each segment's affinity (0..1) to each profile, read with its neighbours (weight ``CONTEXT``),
+    which lend short segments ("班師。", "英雄惜英雄。") the evidence they lack on their own."""
     out = []
     for i in range(len(raw)):
         total = 0.0
-        hits = [0.0] * len(profiles)
+        hits = [0.0] * len(raw[i][1])
         for j in range(max(0, i - 1), min(len(raw), i + 2)):
             w = 1.0 if i == j else CONTEXT
             total += w * raw[j][0]
             hits = [h + w * x for h, x in zip(hits, raw[j][1], strict=True)]
         out.append([h / total if total else 0.0 for h in hits])
     return out
+
+
+def trim(labels: list[int], raw: list[tuple[float, list[float]]]) -> list[int]:
+    """Give back to no episode the segments at a run's edge that only their neighbours put there.
+
+    Borrowed context must not carry an episode past its last own word: a
+    segment next to text in no episode, with no pair of its own in the
+    episode's profile, is in no episode either (repeated inward).
+    """
+    out = list(labels)
+    changed = True
+    while changed:
+        changed = False
+        for i, k in enumerate(out):
+            if not k or raw[i][1][k - 1] > 0:
+                continue
+            before = out[i - 1] if i > 0 else 0
+            after = out[i + 1] if i + 1 < len(out) else 0
+            if before == 0 or after == 0:
+                out[i] = 0
+                changed = True
+    return out
+
+
+def label(segs: tuple[Segment, ...], profiles: list[set[str]], idf: dict[str, float], lengths: list[int]) -> list[int]:
+    """One witness's labels (0 none, k episode k-1) against the current profiles."""
+    raw = evidence(segs, profiles, idf)
+    return trim(viterbi(affinities(raw), lengths), raw)
 
 
 def viterbi(scores: list[list[float]], lengths: list[int]) -> list[int]:
@@ -174,9 +208,9 @@ def assign(segments: dict[str, tuple[Segment, ...]], defs: tuple[EpisodeDef, ...
     idf = {g: math.log((n_docs + 1) / (c + 1)) + 1.0 for g, c in df.items()}
     profiles = [profile(d) for d in defs]
     lengths = {s: [len(x.folded) for x in segs] for s, segs in segments.items()}
-    labels = {s: viterbi(affinities(segs, profiles, idf), lengths[s]) for s, segs in segments.items()}
+    labels = {s: label(segs, profiles, idf, lengths[s]) for s, segs in segments.items()}
     family = families(segments)
     for _ in range(ROUNDS):
         profiles = expand(profiles, segments, labels, family)
-        labels = {s: viterbi(affinities(segs, profiles, idf), lengths[s]) for s, segs in segments.items()}
+        labels = {s: label(segs, profiles, idf, lengths[s]) for s, segs in segments.items()}
     return {s: tuple(defs[j - 1].id if j else None for j in labels[s]) for s in segments}

@@ -1,0 +1,90 @@
+"""New witnesses dropped into seeds/ are assigned sensibly with no code change:
+a classical chronicle, a witness in the other script, one with other paragraphing."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from edition.convert import to_traditional
+from edition.pipeline import build
+from tests.gold import gold_labels, labels_by_char
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# A short classical account written for this test (not a seed, not the episode examples'
+# wording), punctuated with 。，：「」 only, with a line about other events at each end.
+CHRONICLE = """初，帝之伐高麗也，命房玄齡留守京師，委以庶政。
+秋九月，遼左早寒，草枯水凍，帝以士馬難久留，且糧將盡，詔班師。先徙遼、蓋二州之民入內地，乃耀兵於城下而還，城中屏息不敢出。城主登陴拜辭，帝嘉其守節，賜絹百匹，以勸事君。
+既渡遼水，遼澤泥淖，車馬不通，命長孫無忌發萬人刈草填道，深處以車為梁，帝亦繫薪於鞍以助之。冬十月，至蒲溝，渡渤錯水，大風雪，士卒沾濕多凍死，詔燃火於道以待後軍。
+帝至營州，詔收戰亡者骸骨，葬於柳城東南，設太牢祭之，帝自為文，臨哭盡哀，從臣皆泣。
+太子自定州來迎，遇於臨渝關。帝所服褐袍，自出征不易，至是太子進新衣，乃易之。
+"""
+
+
+@pytest.fixture
+def seeds(tmp_path):
+    folder = tmp_path / "seeds"
+    shutil.copytree(ROOT / "seeds", folder, ignore=shutil.ignore_patterns("catalogue.yaml"))
+    return folder
+
+
+def label_at(edition, siglum, words):
+    w = next(x for x in edition.witnesses if x.siglum == siglum)
+    return labels_by_char(edition, siglum, len(w.text))[w.text.index(words)]
+
+
+def test_a_classical_chronicle(seeds):
+    (seeds / "005_chronicle.txt").write_text(CHRONICLE, encoding="utf-8")
+    ed = build(seeds)
+    assert label_at(ed, "F", "初，帝之伐高麗也") is None
+    expected = {
+        "詔班師": "withdrawal",
+        "先徙遼、蓋二州之民": "withdrawal",
+        "城主登陴拜辭": "anshi-dialogue",
+        "既渡遼水": "liao-marshes",
+        "大風雪": "liao-marshes",
+        "設太牢祭之": "rite",
+        "太子自定州來迎": "crown-prince",
+        "太子進新衣": "crown-prince",
+    }
+    assert {words: label_at(ed, "F", words) for words in expected} == expected
+
+
+def agreement_with_gold(edition, siglum, gold):
+    w = next(x for x in edition.witnesses if x.siglum == siglum)
+    mine = labels_by_char(edition, siglum, len(w.text))
+    idx = [i for i, c in enumerate(w.text) if not c.isspace()]
+    return sum(gold[i] == mine[i] for i in idx) / len(idx)
+
+
+def test_a_witness_in_the_other_script(seeds):
+    """C converted to Traditional script (character for character) is assigned as C is in the gold."""
+    source = seeds / "002_89ebd5d196117bab.txt"
+    text = source.read_text(encoding="utf-8")
+    converted = "".join(to_traditional(ch) if len(to_traditional(ch)) == 1 else ch for ch in text)
+    (seeds / "005_traditional.txt").write_text(converted, encoding="utf-8")
+    ed = build(seeds)
+    assert ed.witnesses[-1].script == "Hant"
+    assert agreement_with_gold(ed, "F", gold_labels(source.name, text)) >= 0.9
+
+
+@pytest.mark.parametrize("layout", ["one line", "a line a sentence"])
+def test_a_witness_with_other_paragraphing(seeds, layout):
+    """D with its paragraphs joined into one line, or cut into a line per sentence."""
+    source = seeds / "003_4de4290d3e1f559f.txt"
+    text = source.read_text(encoding="utf-8")
+    layouts = {
+        "one line": text.replace("\n", "　"),
+        "a line a sentence": text.replace("。", "。\n").replace("\n\n", "\n"),
+    }
+    moved = layouts[layout]
+    source.write_text(moved, encoding="utf-8")
+    ed = build(seeds)
+    gold = [g for g, c in zip(gold_labels(source.name, text), text, strict=True) if not c.isspace()]
+    # re-spread the gold over the moved text: non-space characters are the same, in the same order
+    spread, k = [], 0
+    for c in moved:
+        spread.append(None if c.isspace() else gold[k])
+        k += not c.isspace()
+    assert agreement_with_gold(ed, "D", spread) >= 0.8
