@@ -61,19 +61,21 @@ def char_tokens(row: Row, siglum: str) -> list[Tok]:
     return out
 
 
-def _tag(word: str, flag: str) -> str | None:
+def word_tag(word: str, flag: str) -> str | None:
     """name, place, number or date, from jieba's part of speech and the numerals in the word.
 
-    A number needs more than a lone 一 (一起, 一番 are words, not counts); a
-    date is a number with a date word (九月, 十八日); single characters are
+    A number is a numeral word (jieba's m, mq, t, or one that starts with a
+    numeral and is no idiom: 二万人) with more than a lone 一
+    (一起, 一番 are words, not counts; 豪情萬丈, 萬一 are idioms); a date is
+    such a word with a date word in it (九月, 十八日); single characters are
     never names or places.
     """
     numerals = [c for c in word if c in _NUMERALS]
     counted = len(numerals) >= 2 or (len(numerals) == 1 and numerals[0] not in "一兩两半")
-    if counted and any(c in _DATE_WORDS for c in word):
-        return "date"
-    if flag == "m" or (counted and flag not in ("nr", "ns")):
-        return "number" if counted else None
+    if flag in ("m", "mq", "t") or (word[0] in _NUMERALS and flag not in ("i", "l")):
+        if not counted:
+            return None
+        return "date" if any(c in _DATE_WORDS for c in word) else "number"
     tag = _TAGS.get(flag)
     if tag == "name" and not word.startswith(_SURNAMES):
         return None
@@ -110,7 +112,7 @@ def word_tokens(chars: list[Tok]) -> list[Tok]:
     for word, flag in _cut(folded):
         part = letters[i : i + len(word)]
         i += len(word)
-        tag = _tag(word, flag)
+        tag = word_tag(word, flag)
         # a word never straddles two segments: cut it where they meet
         while part:
             k = next((j for j, c in enumerate(part) if c.seg != part[0].seg), len(part))

@@ -61,3 +61,15 @@ def test_no_character_soup_between_retellings(seeds_edition):
                 close = {n.lemma.siglum, *r.sigla} <= {"A", "B"}
                 if r.spans and not close and n.cls == "substantive":
                     assert len(r.text) <= 12, r.text
+
+
+def test_word_tags():
+    from edition.notes import word_tag
+
+    assert word_tag("杨万春", "nr") == "name"
+    assert word_tag("托大", "nr") is None  # jieba's guess, but no surname starts it
+    assert word_tag("九月", "t") == word_tag("十八日", "m") == "date"
+    assert word_tag("四万", "m") == word_tag("二万人", "nrt") == word_tag("一百匹", "m") == "number"
+    assert word_tag("豪情万丈", "i") is None  # an idiom, not a count
+    assert word_tag("一番", "m") is None  # a lone 一 is no count
+    assert word_tag("渤错", "ns") == "place"
