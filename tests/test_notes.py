@@ -2,6 +2,7 @@
 
 from collections import Counter
 
+from edition.notes import word_tag
 from edition.pipeline import build
 
 
@@ -64,8 +65,6 @@ def test_no_character_soup_between_retellings(seeds_edition):
 
 
 def test_word_tags():
-    from edition.notes import word_tag
-
     assert word_tag("杨万春", "nr") == "name"
     assert word_tag("托大", "nr") is None  # jieba's guess, but no surname starts it
     assert word_tag("九月", "t") == word_tag("十八日", "m") == "date"
