@@ -13,7 +13,6 @@ from .pipeline import build
 
 
 def _table(edition) -> str:
-    sigla = [w.siglum for w in edition.witnesses]
     lines = ["witness  script  chars  " + "  ".join(ep.episode.title for ep in edition.episodes) + "  (none)"]
     for w in edition.witnesses:
         cells = []
@@ -32,7 +31,6 @@ def _table(edition) -> str:
         + ", ".join(f"{ep.episode.title} {ep.base or '-'}" for ep in edition.episodes)
         + ")"
     )
-    del sigla
     return "\n".join(lines)
 
 

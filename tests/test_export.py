@@ -55,3 +55,17 @@ def test_cli_check_names_the_bad_file(tmp_path):
     assert done.returncode == 2
     assert "b.txt" in done.stderr and "offset 0" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_cli_check_prints_witnesses_by_episodes():
+    done = subprocess.run(
+        [sys.executable, "-m", "edition", "check", "--seeds", str(SEEDS)], cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert all(title in lines[0] for title in TITLES)
+    rows = [line.split() for line in lines[1:6]]
+    assert [r[0] for r in rows] == ["A", "B", "C", "D", "E"]
+    by = {r[0]: [int(x) for x in r[3:9]] for r in rows}
+    assert by["C"][3] == by["C"][4] == 0  # C ends in the marshes: no rite, no crown prince
+    assert sum(by["A"]) == sum(1 for c in (SEEDS / "000_f5ad1a405610c3bb.txt").read_text("utf-8") if c.isalnum())
