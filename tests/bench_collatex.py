@@ -129,6 +129,7 @@ def child(tool: str, size: int) -> None:
         import collatex  # noqa: F401
     else:
         import jieba
+        import jieba.posseg  # its tables load on import; the notes would load them on first use
 
         import edition.export
         import edition.pipeline  # noqa: F401
