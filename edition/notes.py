@@ -33,7 +33,7 @@ _SURNAMES = tuple(
         }
     )
 )
-_TAGS = {"nr": "name", "nrfg": "name", "nrt": "name", "ns": "place", "t": "date", "m": "number"}
+_TAGS = {"nr": "name", "nrfg": "name", "nrt": "name", "ns": "place"}  # numbers and dates: see word_tag
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def word_tag(word: str, flag: str) -> str | None:
     tag = _TAGS.get(flag)
     if tag == "name" and not word.startswith(_SURNAMES):
         return None
-    return tag if tag in ("name", "place") and len(word) >= 2 else None
+    return tag if tag and len(word) >= 2 else None
 
 
 @lru_cache(maxsize=1 << 15)
