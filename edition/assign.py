@@ -159,6 +159,8 @@ def expand(
     segments: dict[str, tuple[Segment, ...]],
     labels: dict[str, list[int]],
     family: dict[str, str],
+    df: Counter[str],
+    n_docs: int,
 ) -> list[set[str]]:
     """Add to each profile the pairs that the witnesses' own tellings of it share.
 
@@ -166,18 +168,15 @@ def expand(
     families of witnesses use it (copies of one text are one family: they are
     no independent evidence) and it is at least ``LIFT`` times more frequent inside
     the episode than outside it: vocabulary the retellings have in common
-    (杨万春's 城楼, 父皇, 战袍) but the definition did not foresee.
+    (杨万春's 城楼, 父皇, 战袍) but the definition did not foresee. ``df`` counts
+    the segments using each pair in the whole corpus, of ``n_docs`` segments.
     """
     inside: list[dict[str, set[str]]] = [{} for _ in profiles]
     count_in: list[Counter[str]] = [Counter() for _ in profiles]
-    count_all: Counter[str] = Counter()
     size_in = [0] * len(profiles)
-    size_all = 0
     for siglum, segs in segments.items():
         for seg, k in zip(segs, labels[siglum], strict=True):
             grams = pairs(seg.folded)
-            count_all.update(grams)
-            size_all += 1
             if k:
                 size_in[k - 1] += 1
                 count_in[k - 1].update(grams)
@@ -190,7 +189,7 @@ def expand(
             if len(wits) < 2:
                 continue
             rate_in = count_in[k][g] / size_in[k]
-            rate_out = (count_all[g] - count_in[k][g] + 1) / (size_all - size_in[k] + 1)
+            rate_out = (df[g] - count_in[k][g] + 1) / (n_docs - size_in[k] + 1)
             if rate_in >= LIFT * rate_out:
                 extra.add(g)
         out.append(p | extra)
@@ -211,6 +210,6 @@ def assign(segments: dict[str, tuple[Segment, ...]], defs: tuple[EpisodeDef, ...
     labels = {s: label(segs, profiles, idf, lengths[s]) for s, segs in segments.items()}
     family = families(segments)
     for _ in range(ROUNDS):
-        profiles = expand(profiles, segments, labels, family)
+        profiles = expand(profiles, segments, labels, family, df, n_docs)
         labels = {s: label(segs, profiles, idf, lengths[s]) for s, segs in segments.items()}
     return {s: tuple(defs[j - 1].id if j else None for j in labels[s]) for s in segments}
