@@ -7,9 +7,10 @@ import sys
 import time
 from pathlib import Path
 
+from .engine.export import to_dict, to_json
+from .engine.pipeline import build
+from .engine.resources import data_folders, load_resources
 from .errors import EditionError
-from .export import to_json
-from .pipeline import build
 
 
 def _table(edition) -> str:
@@ -43,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         "--episodes",
         type=Path,
         default=None,
-        help="episode definitions (default: SEEDS/episodes.yaml if present, else the packaged ones)",
+        help="episode definitions (default: SEEDS/episodes.yaml, else seeds/episodes.yaml here)",
     )
     exp.add_argument("--out", type=Path, default=None, help="output file (default: standard output)")
     chk = sub.add_parser("check", help="validate the inputs and print witnesses x episodes")
@@ -52,14 +53,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     t0 = time.perf_counter()
     try:
-        edition = build(args.seeds, args.episodes)
+        resources = load_resources(data_folders(args.seeds, Path.cwd()), args.episodes)
+        edition = build(args.seeds, resources)
     except EditionError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     for w in edition.warnings:
         print(f"warning: {w}", file=sys.stderr)
     if args.command == "export":
-        data = to_json(edition)
+        data = to_json(to_dict(edition))
         if args.out:
             args.out.write_text(data, encoding="utf-8")
             print(f"wrote {args.out} in {time.perf_counter() - t0:.2f} s", file=sys.stderr)

@@ -6,9 +6,13 @@ from pathlib import Path
 
 
 class EditionError(Exception):
-    """Bad input: names the file and says what is wrong with it, in one line."""
+    """Bad input, in one line: the file, the line in it where known, and what is wrong."""
 
-    def __init__(self, path: Path | str | None, problem: str) -> None:
+    def __init__(self, path: Path | str | None, problem: str, line: int | None = None) -> None:
         self.path = str(path) if path is not None else None
+        self.line = line
         self.problem = problem
-        super().__init__(f"{self.path}: {problem}" if self.path else problem)
+        where = self.path or ""
+        if line is not None:
+            where += f", line {line}"
+        super().__init__(f"{where}: {problem}" if where else problem)

@@ -1,10 +1,14 @@
-"""MkDocs hook: run the edition engine once per build and add its pages as generated files.
+"""MkDocs hook: build the edition once per build and add its pages as generated files.
 
-A thin adapter between MkDocs and ``edition``: the engine builds the edition, ``edition.render``
+A thin adapter between MkDocs and ``edition``: the engine builds the edition, ``edition.site``
 turns the export into pages, and this module only wires them in, logs, and handles bad input.
 
 The seeds folder is ``seeds`` next to ``mkdocs.yml``, or the folder named by the environment
-variable ``EDITION_SEEDS`` (used by the tests to build the site from other witnesses).
+variable ``EDITION_SEEDS`` (used by the tests to build the site from other witnesses); data files
+that folder lacks (``episodes.yaml`` …) are taken from ``seeds`` next to ``mkdocs.yml``.
+
+Every data file is read again on every build; the cache (kept for the life of the process, so
+across the rebuilds of ``mkdocs serve``) is keyed by content and never serves stale results.
 
 Bad input (``EditionError``): ``mkdocs build`` fails with one message naming the file; under
 ``mkdocs serve`` every generated page shows that message instead, because MkDocs' live-reload
@@ -22,30 +26,36 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
+from edition.engine.export import to_dict, to_json
+from edition.engine.pipeline import build
+from edition.engine.resources import data_folders, load_resources
 from edition.errors import EditionError
-from edition.export import to_dict, to_json
-from edition.pipeline import build
-from edition.render import render_error, render_site
+from edition.site.cache import SiteCache
+from edition.site.render import render_error, render_site
 
 log = logging.getLogger("mkdocs.plugins.edition")
-_command = {"name": "build"}  # set once per process; the only state, all else lives inside one on_files call
+_state = {"command": "build"}  # set once per process
+_cache = SiteCache()  # keyed by content: survives rebuilds on purpose
 GENERATED = ("episodes/", "witnesses/")  # nav sections this hook fills
 
 
 def on_startup(command: str, dirty: bool) -> None:
-    _command["name"] = command
+    _state["command"] = command
 
 
-def _seeds(config) -> Path:
-    return Path(config.config_file_path).parent / os.environ.get("EDITION_SEEDS", "seeds")
+def _project(config) -> Path:
+    return Path(config.config_file_path).parent
 
 
 def _pages(config) -> tuple[dict[str, str], str | None]:
     """Generated pages and the export JSON (None when the input is broken under `serve`)."""
+    project = _project(config)
+    seeds = project / os.environ.get("EDITION_SEEDS", "seeds")
     try:
-        edition = build(_seeds(config))
+        resources = load_resources(data_folders(seeds, project))
+        edition = build(seeds, resources, _cache)
     except EditionError as err:
-        if _command["name"] != "serve":
+        if _state["command"] != "serve":
             raise PluginError(f"edition: {err}") from err
         log.error("edition: %s", err)
         return render_error(str(err), ["overview.md", *_nav_paths(config.nav or [])]), None
@@ -55,9 +65,9 @@ def _pages(config) -> tuple[dict[str, str], str | None]:
         log.info("edition: %-9s %.2f s", stage, seconds)
     export = to_dict(edition)
     t0 = time.perf_counter()
-    pages = render_site(export, {w.siglum: w.text for w in edition.witnesses})
+    pages = render_site(export, {w.siglum: w.text for w in edition.witnesses}, _cache)
     log.info("edition: %-9s %.2f s (%d pages)", "render", time.perf_counter() - t0, len(pages))
-    return pages, to_json(edition)
+    return pages, to_json(export)
 
 
 def _nav_paths(nav: list) -> list[str]:
@@ -91,7 +101,10 @@ def _sync_nav(nav: list, paths: list[str]) -> list:
 
 
 def on_files(files: Files, config) -> Files:
-    pages, export = _pages(config)
+    try:
+        pages, export = _pages(config)
+    finally:
+        _cache.end_build()
     for path, content in pages.items():
         files.append(File.generated(config, path, content=content))
     if export is not None:

@@ -40,7 +40,7 @@ Span = tuple[int, int]  # [start, end) into a witness text
 
 def texts(size: int) -> list[str]:
     """The two witness texts (as the engine decodes them), cut to ``size`` characters (0: whole)."""
-    from edition.load import load_witnesses
+    from edition.engine.load import load_witnesses
 
     witnesses = {w.meta.file: w.text for w in load_witnesses(ROOT / "seeds", [])}
     return [witnesses[f][:size] if size else witnesses[f] for f in FILES]
@@ -78,8 +78,8 @@ def run_collatex(a: str, b: str) -> list[tuple[Span, Span]]:
 
 def run_engine(a: str, b: str) -> dict:
     """Our engine on the same two texts: its notes, and which of 000's characters lie in episodes."""
-    from edition.export import to_dict
-    from edition.pipeline import build
+    from edition.engine.export import to_dict
+    from tests.support import build_folder as build
 
     with tempfile.TemporaryDirectory() as folder:
         for name, text in zip(FILES, (a, b), strict=True):
@@ -131,8 +131,8 @@ def child(tool: str, size: int) -> None:
         import jieba
         import jieba.posseg  # its tables load on import; the notes would load them on first use
 
-        import edition.export
-        import edition.pipeline  # noqa: F401
+        import edition.engine.export
+        import edition.engine.pipeline  # noqa: F401
 
         jieba.initialize()  # the dictionary the notes' word segmentation loads on first use
     t1 = time.perf_counter()

@@ -68,14 +68,14 @@ def measure(folder: Path) -> dict[str, float]:
     import jieba
     import jieba.posseg  # its tables load on import; the notes would load them on first use
 
-    from edition.export import to_json
-    from edition.pipeline import build
+    from edition.engine.export import to_dict, to_json
+    from tests.support import build_folder as build
 
     jieba.initialize()
     t1 = time.perf_counter()
     edition = build(folder)
     t2 = time.perf_counter()
-    to_json(edition)
+    to_json(to_dict(edition))
     t3 = time.perf_counter()
     out = dict(edition.timings)
     out["start-up"] = t1 - t0
@@ -95,19 +95,19 @@ def _rebuild(folder: Path) -> float:
     The folder is copied, built once, one character is inserted in the middle of its last witness,
     and it is built again: what ``mkdocs serve`` pays for the edition after a save.
     """
-    from edition.export import to_json
-    from edition.pipeline import build
+    from edition.engine.export import to_dict, to_json
+    from tests.support import build_folder as build
 
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "seeds"
         shutil.copytree(folder, copy)
-        to_json(build(copy))
+        to_json(to_dict(build(copy)))
         last = sorted(copy.glob("*.txt"))[-1]
         text = last.read_text(encoding="utf-8-sig")
         mid = text.find("，", len(text) // 2) + 1
         last.write_text(text[:mid] + "又" + text[mid:], encoding="utf-8")
         t0 = time.perf_counter()
-        to_json(build(copy))
+        to_json(to_dict(build(copy)))
         return time.perf_counter() - t0
 
 

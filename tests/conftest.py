@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from edition.export import to_dict
-from edition.pipeline import build
+from edition.engine.export import to_dict
+from tests.support import build_folder as build
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -58,7 +58,7 @@ def agreement(edition) -> tuple[dict[str, float], dict[tuple[str, str], tuple[fl
 
 
 if __name__ == "__main__":  # python -m tests.gold: the figures for a closing note
-    from edition.pipeline import build
+    from tests.support import build_folder as build
 
     ed = build(Path(__file__).resolve().parents[1] / "seeds")
     witness_share, episode_share = agreement(ed)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from edition.convert import to_simplified, to_traditional
+from edition.engine.convert import to_simplified, to_traditional
 from tests.gold import gold_labels
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,9 +5,10 @@ from pathlib import Path
 
 import yaml
 
-from edition.align import align
-from edition.model import Segment
-from edition.normalise import fold_text
+from edition.engine.align import align
+from edition.engine.model import Segment
+from edition.engine.normalise import Normaliser
+from edition.engine.params import Params
 
 GOLD_ROWS = Path(__file__).parent / "gold" / "rows.yaml"
 
@@ -52,7 +53,7 @@ def test_each_witness_keeps_its_order(seeds_edition):
 
 
 def seg(siglum, index, text):
-    return Segment(siglum, index, index * 100, index * 100 + len(text), text, fold_text(text), 0)
+    return Segment(siglum, index, index * 100, index * 100 + len(text), text, Normaliser({}).fold_text(text), 0)
 
 
 def test_parallel_sentences_share_rows_and_strays_get_their_own():
@@ -66,7 +67,7 @@ def test_parallel_sentences_share_rows_and_strays_get_their_own():
         seg("B", 1, "赐给他绸缎一百匹。"),
         seg("B", 2, "李世勣和李道宗领着四万步骑殿后。"),
     ]
-    rows = align("x", ["A", "B"], {"A": a, "B": b})
+    rows = align("x", ["A", "B"], {"A": a, "B": b}, Params().match)
     cells = [{s: [x.index for x in segs] for s, segs in r.cells.items()} for r in rows]
     assert {"A": [1], "B": [1]} in cells
     assert {"A": [2], "B": [2]} in cells

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from edition.convert import to_traditional
-from edition.pipeline import build
+from edition.engine.convert import to_traditional
 from tests.gold import gold_labels, labels_by_char
+from tests.support import build_folder as build
 
 ROOT = Path(__file__).resolve().parents[1]
 

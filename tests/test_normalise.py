@@ -1,7 +1,12 @@
 """Folding: script, variant characters and punctuation compare equal; positions map back."""
 
-from edition.convert import detect_script
-from edition.normalise import fold, fold_text, punct_key
+from edition.engine.convert import detect_script
+from edition.engine.model import Witness, WitnessMeta
+from edition.engine.normalise import Normaliser, punct_key
+from edition.engine.resources import VARIANTS, engine_data, load_variants
+
+NORM = Normaliser(load_variants([engine_data(VARIANTS)]))
+fold_text = NORM.fold_text
 
 
 def test_variants_and_scripts_fold_alike():
@@ -27,9 +32,11 @@ def test_variants_and_scripts_fold_alike():
 
 def test_punctuation_is_set_aside_and_positions_map_back():
     text = "他說道：“遼東早寒。”"
-    folded = fold(text, offset=100)
-    assert folded.text == fold_text("他说道辽东早寒")
-    assert [text[i - 100] for i in folded.origin] == list("他說道遼東早寒")
+    tokens = NORM.tokenise(Witness(WitnessMeta("x.txt", "A", "x"), text, "Hant"))
+    assert tokens.n == fold_text("他说道辽东早寒")
+    assert [text[i] for i in tokens.at] == list("他說道遼東早寒")
+    assert [tokens.token(i).t for i in range(len(tokens.n))] == list("他說道遼東早寒")
+    assert tokens.index(3) == 3 and tokens.index(4) == 3  # the letter at or after an offset
 
 
 def test_quote_styles_and_widths_fold_to_one_key():

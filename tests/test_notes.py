@@ -2,8 +2,9 @@
 
 from collections import Counter
 
-from edition.notes import word_tag
-from edition.pipeline import build
+from edition.engine.notes import word_tag as tag_with
+from edition.engine.resources import SURNAMES, engine_data, load_surnames
+from tests.support import build_folder as build
 
 
 def notes_between(edition, a, b):
@@ -62,6 +63,10 @@ def test_no_character_soup_between_retellings(seeds_edition):
                 close = {n.lemma.siglum, *r.sigla} <= {"A", "B"}
                 if r.spans and not close and n.cls == "substantive":
                     assert len(r.text) <= 12, r.text
+
+
+def word_tag(word, flag):
+    return tag_with(word, flag, load_surnames(engine_data(SURNAMES)))
 
 
 def test_word_tags():

@@ -16,9 +16,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from edition.export import to_dict, to_json
-from edition.pipeline import build
+from edition.engine.export import to_dict, to_json
 from tests.contract import contract_problems
+from tests.support import build_folder as build
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED_TEXT = "".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "seeds").glob("*.txt")))
@@ -93,7 +93,7 @@ def export_of(texts: list[str], newline: str = "\n") -> tuple[dict[str, Any], di
         for i, text in enumerate(texts):
             (seeds / f"w{i:02d}.txt").write_bytes(text.replace("\n", newline).encode("utf-8"))
         ed = build(seeds)
-        return to_dict(ed), {w.siglum: w.text for w in ed.witnesses}, to_json(ed)
+        return to_dict(ed), {w.siglum: w.text for w in ed.witnesses}, to_json(to_dict(ed))
 
 
 # Derandomised and without an example database: the same examples on every run and machine.

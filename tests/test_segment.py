@@ -1,11 +1,18 @@
 """Segmentation on real seed lines and on made-up layouts."""
 
-from edition.model import Witness, WitnessMeta
-from edition.segment import HARD_LEN, segment
+from edition.engine.model import Witness, WitnessMeta
+from edition.engine.normalise import Normaliser
+from edition.engine.params import Params
+from edition.engine.segment import segment
+
+HARD_LEN = Params().hard_len
 
 
 def segs(text):
-    return [s.text for s in segment(Witness(WitnessMeta("x.txt", "A", "x"), text, "Hans"))]
+    tokens = Normaliser({}).tokenise(Witness(WitnessMeta("x.txt", "A", "x"), text, "Hans"))
+    out = segment(tokens, Params())
+    assert all(tokens.n[s.lo : s.hi] == s.folded for s in out)
+    return [s.text for s in out]
 
 
 def test_quotes_stay_with_their_sentence():

@@ -1,12 +1,13 @@
 """`mkdocs serve` survives an editor's mistakes and recovers on the next good save (issues 3 and 4).
 
 The server runs on a free loopback port against a copy of the site (mkdocs.yml, docs/, hooks/,
-seeds/, edition/data/) in a temporary folder; the real seeds are never touched. Every wait is
+seeds/, edition/engine/data/) in a temporary folder; the real seeds are never touched. Every wait is
 bounded, and the server is always stopped.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -44,7 +45,7 @@ def free_port() -> int:
 
 def site_copy(dest: Path) -> Path:
     """The parts of the project `mkdocs serve` reads, copied and made writable."""
-    for name in ["docs", "hooks", "seeds", "edition/data"]:
+    for name in ["docs", "hooks", "seeds", "edition/engine/data"]:
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, dest / name, copy_function=shutil.copyfile)
     shutil.copyfile(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
@@ -78,7 +79,7 @@ class Server:
         with log.open("wb") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "mkdocs", "serve", "-f", str(site / "mkdocs.yml"), "-a", self.addr],
-                cwd=site.parent,  # not the site copy: its edition/data folder must not shadow the package
+                cwd=site.parent,  # not the site copy: its edition/ folder must not shadow the package
                 env=env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -114,6 +115,17 @@ class Server:
                 self.proc.wait(timeout=15)
 
 
+def note_classes(export: str, lemma: str) -> set[str]:
+    data = json.loads(export)
+    return {n["class"] for ep in data["episodes"] for n in ep["notes"] if n["lemma"]["text"] == lemma}
+
+
+def classes_of(server: Server, lemma: str) -> set[str]:
+    status, body = get(server.base + "/edition.json")
+    assert status == 200
+    return note_classes(body, lemma)
+
+
 def test_serve_shows_bad_input_and_recovers(tmp_path):
     site = site_copy(tmp_path / "site")
     seeds = site / "seeds"
@@ -143,7 +155,7 @@ def test_serve_shows_bad_input_and_recovers(tmp_path):
         # 2. A broken catalogue: the pages name it and the line of the problem.
         catalogue.write_text(good_catalogue + "  - file: [oops\n", encoding="utf-8")
         body = server.wait_for(
-            page_b, lambda body: "catalogue.yaml" in body and "broken YAML at line" in body, REBUILD, "the YAML error"
+            page_b, lambda body: re.search(r"catalogue.yaml, line \d+: broken YAML", body), REBUILD, "the YAML error"
         )
         assert NEW_WORD not in body  # the page says what is wrong instead of showing stale text
         server.answers()
@@ -153,6 +165,16 @@ def test_serve_shows_bad_input_and_recovers(tmp_path):
         body = server.wait_for(page_b, lambda body: NEW_TITLE in body, REBUILD, "the fixed catalogue")
         assert NEW_WORD in body and "broken YAML" not in body
         server.answers()
+
+        # 3. The edition's data files are read on every rebuild: an episode title and a variant pair.
+        episodes = seeds / "episodes.yaml"
+        episodes.write_text(episodes.read_text(encoding="utf-8").replace("title: 遼澤", "title: 遼澤泥淖"), "utf-8")
+        server.wait_for("/episodes/liao-marshes/", lambda body: "遼澤泥淖" in body, REBUILD, "the new episode title")
+        # 透 / 通 (A 得以透過, B 得以通過) is a substantive reading until the editor's table folds the pair
+        assert classes_of(server, "透") == {"substantive"}
+        (seeds / "variants.tsv").write_text("透\t通\n", encoding="utf-8")
+        server.wait_for("/edition.json", lambda body: "orthographic" in note_classes(body, "透"), REBUILD, "the variant")
+        assert classes_of(server, "透") == {"orthographic"}
     finally:
         server.stop()
     assert server.proc.returncode is not None

@@ -13,7 +13,7 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 
-from edition.render import episode_page, render_site, witness_page
+from edition.site.render import episode_page, render_site, witness_page
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from edition.export import to_json
-from edition.pipeline import build
+from edition.engine.export import to_dict, to_json
 from tests.contract import contract_problems
+from tests.support import build_folder as build
 from tests.synth import generate
 
 
@@ -37,7 +37,7 @@ def test_witnesses_have_about_the_length_asked(corpus):
 
 def test_engine_keeps_the_contract_on_it(corpus):
     edition = build(corpus)
-    data = json.loads(to_json(edition))
+    data = json.loads(to_json(to_dict(edition)))
     texts = {w.siglum: w.text for w in edition.witnesses}
     assert contract_problems(data, texts) == []
     assert {w["script"] for w in data["witnesses"]} == {"Hant", "Hans"}

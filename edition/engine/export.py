@@ -69,6 +69,6 @@ def to_dict(edition: Edition) -> dict[str, Any]:
     }
 
 
-def to_json(edition: Edition) -> str:
+def to_json(export: dict[str, Any]) -> str:
     """Compact, UTF-8 as written (no escapes): the site publishes it, so size matters more than looks."""
-    return json.dumps(to_dict(edition), ensure_ascii=False, separators=(",", ":")) + "\n"
+    return json.dumps(export, ensure_ascii=False, separators=(",", ":")) + "\n"

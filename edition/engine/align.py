@@ -6,10 +6,10 @@ its segments may join one row; a segment with no counterpart gets a row of its
 own, placed after its predecessor's). Each witness therefore keeps its own
 order.
 
-Only a segment's similarity to a row above ``MATCH`` can make it join that
+Only a segment's similarity to a row above ``match`` (a parameter) can make it join that
 row, so everything is sparse: an inverted index of the rarer character grams
 finds, for each segment, the few texts already in rows that can reach
-``MATCH`` with it (see ``Vec``; the same folded text is compared once), and the
+``match`` with it (see ``Vec``; the same folded text is compared once), and the
 programme runs over those candidate pairs only. Its result is the dense
 programme's, ties included. The cost grows with the number of candidate pairs
 (about segments × their true counterparts), not with segments × rows.
@@ -23,8 +23,7 @@ from collections import Counter, defaultdict
 
 from .model import Row, Segment
 
-MATCH = 0.06  # similarity a segment needs to join a row rather than open one
-FLOOR = MATCH - 1e-9  # below this a candidate can never win (float slack kept on the safe side)
+SLACK = 1e-9  # below match - SLACK (the floor) a candidate can never win: float slack kept on the safe side
 
 
 def grams(folded: str) -> Counter[str]:
@@ -55,15 +54,15 @@ class Vec:
 
     Grams are ranked rarest first. The prefix is the segment's grams up to
     ``cut`` (a rank), the rest its commonest grams, whose own norm stays below
-    ``FLOOR`` of the whole. If two segments reach ``FLOOR``, the first gram they
+    the floor of the whole. If two segments reach the floor, the first gram they
     share lies in both prefixes: were it outside either, every shared gram
-    would be, and by Cauchy–Schwarz their cosine would be below ``FLOOR``. So
+    would be, and by Cauchy–Schwarz their cosine would be below the floor. So
     indexing and probing prefixes only loses no pair that matters.
     """
 
     __slots__ = ("counts", "cut", "norm", "prefix", "ranks", "rest", "tails")
 
-    def __init__(self, counts: Counter[str], idf: dict[str, float], rank: dict[str, int]) -> None:
+    def __init__(self, counts: Counter[str], idf: dict[str, float], rank: dict[str, int], floor: float) -> None:
         self.counts = counts
         self.norm = norm(counts, idf)
         ordered = sorted(counts, key=rank.__getitem__)
@@ -72,14 +71,14 @@ class Vec:
         self.tails = [0.0] * (len(ordered) + 1)  # tails[i]: squared norm of the grams from i on
         for i in range(len(ordered) - 1, -1, -1):
             self.tails[i] = self.tails[i + 1] + squares[i]
-        limit = (FLOOR * self.norm) ** 2
+        limit = (floor * self.norm) ** 2
         k = len(ordered)
         while k and self.tails[k - 1] < limit:
             k -= 1
         # prefix weights as shares of the norm, so products of two are shares of the cosine
         self.prefix = [(g, math.sqrt(w) / self.norm) for g, w in zip(ordered[:k], squares[:k], strict=True)]
         self.cut = self.ranks[k] if k < len(ordered) else math.inf
-        self.rest = math.sqrt(self.tails[k]) / self.norm if self.norm else 0.0  # below FLOOR
+        self.rest = math.sqrt(self.tails[k]) / self.norm if self.norm else 0.0  # below the floor
 
     def tail(self, cut: float) -> float:
         """Norm of the grams ranked ``cut`` or later, as a share of the whole."""
@@ -99,11 +98,11 @@ def _prefix_max(tree: list[Entry | None], c: int) -> Entry | None:
     return best
 
 
-def _monotone_match(cands: list[list[tuple[int, float]]], n: int) -> list[int | None]:
-    """For each segment, the row it joins (rows never decrease), or None; best total of sim - MATCH.
+def _monotone_match(cands: list[list[tuple[int, float]]], n: int, match: float) -> list[int | None]:
+    """For each segment, the row it joins (rows never decrease), or None; best total of sim - match.
 
     ``cands[i]`` lists segment i's (row, similarity) pairs by row, for the rows it may join among ``n``.
-    This is the dense programme best[i][j] = max(best[i][j-1], best[i-1][j], best[i-1][j] + sim - MATCH),
+    This is the dense programme best[i][j] = max(best[i][j-1], best[i-1][j], best[i-1][j] + sim - match),
     traced back from best[m][n] with ties to the first option, computed over the candidates only: best[i][j]
     is the largest total of a candidate (i' <= i, column j' = row + 1 <= j), kept in a Fenwick tree of
     prefix maxima over columns. The dense trace back from a total goes to the candidate that first reached
@@ -116,7 +115,7 @@ def _monotone_match(cands: list[list[tuple[int, float]]], n: int) -> list[int | 
         new = []
         for j, s in row_cands:  # all read best[i-1] before any of segment i's candidates is added
             prev = _prefix_max(tree, j + 1)
-            v = ((prev[0] if prev else 0.0) + s) - MATCH
+            v = ((prev[0] if prev else 0.0) + s) - match
             if v > 0.0:
                 new.append((j + 1, v, prev[3] if prev else -1))
         for c, v, prev_id in new:
@@ -142,27 +141,28 @@ def _candidates(
     rows_of: dict[str, list[int]],
     idf: dict[str, float],
     postings: dict[str, list[tuple[str, float]]],
+    floor: float,
 ) -> list[tuple[int, float]]:
-    """The rows a segment (``x``) may join, by row: its best similarity to a member of each, where it reaches FLOOR.
+    """The rows a segment (``x``) may join, by row: its best similarity to a member of each, where it reaches the floor.
 
     Members are compared by folded text (the same text has the same grams, so the same cosine). The shared
     prefix grams give part of each dot product; the grams this misses are all ranked at or after the earlier
     of the two cuts, so they add at most the product of the two texts' norms from that rank on: a text whose
-    bound stays below ``FLOOR`` is skipped without computing its cosine.
+    bound stays below the floor is skipped without computing its cosine.
     """
     part: defaultdict[str, float] = defaultdict(float)
     for g, wa in x.prefix:
         for other, wb in postings.get(g, ()):
             part[other] += wa * wb
     best: dict[int, float] = {}
-    bar = FLOOR - 1e-9  # float slack, on the safe side
+    bar = floor - SLACK  # float slack, on the safe side
     for other, dot in part.items():
         y = vecs[other]
         first, second = (x, y) if x.cut <= y.cut else (y, x)  # from the earlier cut on: one's rest, one's tail
         if dot + first.rest * second.tail(first.cut) < bar:
             continue
         sim = cosine(x.counts, y.counts, x.norm, y.norm, idf)
-        if sim < FLOOR:
+        if sim < floor:
             continue
         for j in rows_of[other]:
             if sim > best.get(j, -1.0):
@@ -197,8 +197,9 @@ def _place(
     return out
 
 
-def align(episode_id: str, order: list[str], segments: dict[str, list[Segment]]) -> tuple[Row, ...]:
+def align(episode_id: str, order: list[str], segments: dict[str, list[Segment]], match: float) -> tuple[Row, ...]:
     """Rows for one episode; ``order`` lists the sigla, base first."""
+    floor = match - SLACK
     df: Counter[str] = Counter()
     counts: dict[str, Counter[str]] = {}  # by folded text
     n_docs = 0
@@ -210,7 +211,7 @@ def align(episode_id: str, order: list[str], segments: dict[str, list[Segment]])
             n_docs += 1
     idf = {g: math.log((max(1, n_docs) + 1) / (c + 1)) + 1.0 for g, c in df.items()}
     rank = {g: k for k, g in enumerate(sorted(df, key=lambda g: (df[g], g)))}
-    vecs = {text: Vec(c, idf, rank) for text, c in counts.items()}
+    vecs = {text: Vec(c, idf, rank, floor) for text, c in counts.items()}
     postings: defaultdict[str, list[tuple[str, float]]] = defaultdict(list)  # prefix gram -> (text in rows, weight)
     postings_done: set[str] = set()
 
@@ -227,8 +228,8 @@ def align(episode_id: str, order: list[str], segments: dict[str, list[Segment]])
             found: dict[str, list[tuple[int, float]]] = {}  # a text repeated in the witness is looked up once
             for s in segs:
                 if s.folded not in found:
-                    found[s.folded] = _candidates(vecs[s.folded], vecs, rows_of, idf, postings)
-            rows = _place(rows, siglum, segs, _monotone_match([found[s.folded] for s in segs], len(rows)))
+                    found[s.folded] = _candidates(vecs[s.folded], vecs, rows_of, idf, postings, floor)
+            rows = _place(rows, siglum, segs, _monotone_match([found[s.folded] for s in segs], len(rows), match))
         else:
             rows = [{siglum: [s]} for s in segs]
         for text in dict.fromkeys(s.folded for s in segs):

@@ -11,9 +11,9 @@ import string
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..errors import EditionError
 from .convert import detect_script
 from .datafile import check_keys, entries, read_yaml, text_field
-from .errors import EditionError
 from .model import Witness, WitnessMeta
 
 CATALOGUE = "catalogue.yaml"
@@ -33,22 +33,28 @@ def read_catalogue(folder: Path, files: list[str]) -> list[WitnessMeta]:
     """Catalogue data for each file, in file order; defaults where the catalogue is silent."""
     path = folder / CATALOGUE
     given: dict[str, dict[str, str]] = {}
+    lines: dict[str, int] = {}
     if path.exists():
         for n, entry in enumerate(entries(path, read_yaml(path), "witnesses"), 1):
             where = f"witness entry {n}"
             check_keys(path, entry, _CATALOGUE_KEYS, where)
             name = text_field(path, entry, "file", where, required=True)
             if name not in files:
-                raise EditionError(path, f"{where}: file '{name}' is not a .txt file in {folder}")
+                raise EditionError(
+                    path, f"{where}: file '{name}' is not a .txt file in {folder}", entry.line_of("file")
+                )
             if name in given:
-                raise EditionError(path, f"{where}: file '{name}' is catalogued twice")
+                raise EditionError(path, f"{where}: file '{name}' is catalogued twice", entry.line_of("file"))
             encoding = text_field(path, entry, "encoding", where)
             if encoding:
                 try:
                     codecs.lookup(encoding)
                 except LookupError:
-                    raise EditionError(path, f"{where}: unknown encoding '{encoding}'") from None
+                    raise EditionError(
+                        path, f"{where}: unknown encoding '{encoding}'", entry.line_of("encoding")
+                    ) from None
             given[name] = {k: text_field(path, entry, k, where) for k in _CATALOGUE_KEYS}
+            lines[name] = entry.line
     taken = {g["siglum"] for g in given.values() if g["siglum"]}
     free = (s for s in default_sigla() if s not in taken)
     metas: list[WitnessMeta] = []
@@ -57,7 +63,9 @@ def read_catalogue(folder: Path, files: list[str]) -> list[WitnessMeta]:
         g = given.get(name, {})
         siglum = g.get("siglum") or next(free)
         if siglum in seen:
-            raise EditionError(path, f"files '{seen[siglum]}' and '{name}' both have siglum '{siglum}'")
+            raise EditionError(
+                path, f"files '{seen[siglum]}' and '{name}' both have siglum '{siglum}'", lines.get(name)
+            )
         seen[siglum] = name
         metas.append(
             WitnessMeta(

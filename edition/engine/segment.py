@@ -2,21 +2,18 @@
 
 Boundaries come from the text itself: sentence-final marks (with the closing
 quotes that follow them), line ends, and, for long runs, clause marks. A line
-with no marks at all is cut into chunks of at most ``MAX_LEN`` characters, so
+with no marks at all is cut into chunks of at most ``hard_len`` characters, so
 nothing downstream ever sees an unbounded segment.
 """
 
 from __future__ import annotations
 
-from .model import Segment, Witness
-from .normalise import fold_text
+from .model import Segment, Tokens
+from .params import Params
 
 FINAL = set("。！？!?；;…")
 CLOSERS = set("”」』’\"')）》〉】")
 CLAUSE = set("，,：:、")
-MAX_LEN = 80  # a sentence longer than this is cut at clause marks
-MIN_CLAUSE = 12  # ...into pieces no shorter than this
-HARD_LEN = 200  # a run with no marks at all is cut at this length
 
 
 def _sentences(line: str) -> list[tuple[int, int]]:
@@ -39,22 +36,23 @@ def _sentences(line: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
+def _clauses(text: str, start: int, end: int, params: Params) -> list[tuple[int, int]]:
     """Cut an over-long sentence at clause marks, then hard-cut mark-less runs."""
-    if end - start <= MAX_LEN:
+    if end - start <= params.max_len:
         return [(start, end)]
     pieces = []
     cur = start
+    least = params.min_clause
     for i in range(start, end):
-        if text[i] in CLAUSE and i + 1 - cur >= MIN_CLAUSE and end - (i + 1) >= MIN_CLAUSE:
+        if text[i] in CLAUSE and i + 1 - cur >= least and end - (i + 1) >= least:
             pieces.append((cur, i + 1))
             cur = i + 1
     pieces.append((cur, end))
     out = []
     for s, e in pieces:
-        while e - s > HARD_LEN:
-            out.append((s, s + HARD_LEN))
-            s += HARD_LEN
+        while e - s > params.hard_len:
+            out.append((s, s + params.hard_len))
+            s += params.hard_len
         out.append((s, e))
     return out
 
@@ -67,17 +65,19 @@ def _trim(text: str, s: int, e: int) -> tuple[int, int]:
     return s, e
 
 
-def segment(witness: Witness) -> tuple[Segment, ...]:
+def segment(tokens: Tokens, params: Params) -> tuple[Segment, ...]:
     """The witness's segments, in order; together they hold every non-space character."""
-    text = witness.text
+    text = tokens.text
     segments: list[Segment] = []
     pos = 0
     for paragraph, line in enumerate(text.split("\n")):
         for s, e in _sentences(line):
-            for cs, ce in _clauses(text, pos + s, pos + e):
+            for cs, ce in _clauses(text, pos + s, pos + e, params):
                 cs, ce = _trim(text, cs, ce)
                 if cs < ce:
-                    piece = text[cs:ce]
-                    segments.append(Segment(witness.siglum, len(segments), cs, ce, piece, fold_text(piece), paragraph))
+                    lo, hi = tokens.index(cs), tokens.index(ce)
+                    segments.append(
+                        Segment(tokens.siglum, len(segments), cs, ce, text[cs:ce], tokens.n[lo:hi], paragraph, lo, hi)
+                    )
         pos += len(line) + 1
     return tuple(segments)

@@ -19,15 +19,8 @@ from collections import Counter
 from functools import lru_cache
 
 from .model import EpisodeDef, Segment
-from .normalise import fold_text
-
-THRESHOLD = 0.03  # affinity a segment needs, per character, to favour an episode over none
-ENTER_COST = 2.0  # cost (in characters of evidence) of entering or leaving an episode
-SWITCH_COST = 1.0  # cost of moving straight from one episode to another
-CONTEXT = 0.2  # weight of each neighbouring segment in a segment's affinity
-LIFT = 16.0  # how much likelier inside an episode a pair must be to join its profile
-ROUNDS = 1  # refinement passes
-COPY = 0.8  # share of pairs two witnesses must share to count as copies of one text
+from .normalise import Normaliser
+from .params import Params
 
 
 @lru_cache(maxsize=1 << 17)
@@ -36,10 +29,10 @@ def pairs(folded: str) -> frozenset[str]:
     return frozenset(folded[i : i + 2] for i in range(len(folded) - 1))
 
 
-def profile(d: EpisodeDef) -> set[str]:
+def profile(d: EpisodeDef, norm: Normaliser) -> set[str]:
     grams: set[str] = set()
     for text in (d.description, *d.cues, *d.examples):
-        grams |= pairs(fold_text(text))
+        grams |= pairs(norm.fold_text(text))
     return grams
 
 
@@ -68,15 +61,15 @@ def evidence(
     return raw
 
 
-def affinities(raw: list[tuple[float, list[float]]]) -> list[list[float]]:
-    """Each segment's affinity (0..1) to each profile, read with its neighbours (weight ``CONTEXT``),
+def affinities(raw: list[tuple[float, list[float]]], context: float) -> list[list[float]]:
+    """Each segment's affinity (0..1) to each profile, read with its neighbours (weight ``context``),
     which lend short segments ("班師。", "英雄惜英雄。") the evidence they lack on their own."""
     out = []
     for i in range(len(raw)):
         total = 0.0
         hits = [0.0] * len(raw[i][1])
         for j in range(max(0, i - 1), min(len(raw), i + 2)):
-            w = 1.0 if i == j else CONTEXT
+            w = 1.0 if i == j else context
             total += w * raw[j][0]
             hits = [h + w * x for h, x in zip(hits, raw[j][1], strict=True)]
         out.append([h / total if total else 0.0 for h in hits])
@@ -105,24 +98,26 @@ def trim(labels: list[int], raw: list[tuple[float, list[float]]]) -> list[int]:
     return out
 
 
-def label(segs: tuple[Segment, ...], profiles: list[set[str]], idf: dict[str, float], lengths: list[int]) -> list[int]:
+def label(
+    segs: tuple[Segment, ...], profiles: list[set[str]], idf: dict[str, float], lengths: list[int], params: Params
+) -> list[int]:
     """One witness's labels (0 none, k episode k-1) against the current profiles."""
     raw = evidence(segs, profiles, idf)
-    return trim(viterbi(affinities(raw), lengths), raw)
+    return trim(viterbi(affinities(raw, params.context), lengths, params), raw)
 
 
-def viterbi(scores: list[list[float]], lengths: list[int]) -> list[int]:
+def viterbi(scores: list[list[float]], lengths: list[int], params: Params) -> list[int]:
     """Best label per segment: 0 is none, k is episode k-1."""
     k = len(scores[0]) + 1 if scores else 1
-    prev = [0.0] + [-ENTER_COST] * (k - 1)
+    prev = [0.0] + [-params.enter_cost] * (k - 1)
     back: list[list[int]] = []
     for aff, n in zip(scores, lengths, strict=True):
-        emit = [0.0] + [n * (a - THRESHOLD) for a in aff]
+        emit = [0.0] + [n * (a - params.threshold) for a in aff]
         cur, ptr = [], []
         for j in range(k):
             best_i, best = 0, -math.inf
             for i in range(k):
-                cost = 0.0 if i == j else (SWITCH_COST if i and j else ENTER_COST)
+                cost = 0.0 if i == j else (params.switch_cost if i and j else params.enter_cost)
                 v = prev[i] - cost
                 if v > best:
                     best_i, best = i, v
@@ -140,7 +135,7 @@ def viterbi(scores: list[list[float]], lengths: list[int]) -> list[int]:
     return labels[::-1]
 
 
-def families(segments: dict[str, tuple[Segment, ...]]) -> dict[str, str]:
+def families(segments: dict[str, tuple[Segment, ...]], copy: float) -> dict[str, str]:
     """Group witnesses that are copies of one text (most of the shorter one's pairs are in the other)."""
     grams = {s: set().union(*(pairs(x.folded) for x in segs)) for s, segs in segments.items()}
     family = {s: s for s in segments}
@@ -148,7 +143,7 @@ def families(segments: dict[str, tuple[Segment, ...]]) -> dict[str, str]:
     for i, a in enumerate(sigla):
         for b in sigla[:i]:
             small = min(len(grams[a]), len(grams[b]))
-            if small and len(grams[a] & grams[b]) >= COPY * small:
+            if small and len(grams[a] & grams[b]) >= copy * small:
                 family[a] = family[b]
                 break
     return family
@@ -161,12 +156,13 @@ def expand(
     family: dict[str, str],
     df: Counter[str],
     n_docs: int,
+    lift: float,
 ) -> list[set[str]]:
     """Add to each profile the pairs that the witnesses' own tellings of it share.
 
     A pair joins episode k's profile when segments labelled k in at least two
     families of witnesses use it (copies of one text are one family: they are
-    no independent evidence) and it is at least ``LIFT`` times more frequent inside
+    no independent evidence) and it is at least ``lift`` times more frequent inside
     the episode than outside it: vocabulary the retellings have in common
     (杨万春's 城楼, 父皇, 战袍) but the definition did not foresee. ``df`` counts
     the segments using each pair in the whole corpus, of ``n_docs`` segments.
@@ -190,13 +186,15 @@ def expand(
                 continue
             rate_in = count_in[k][g] / size_in[k]
             rate_out = (df[g] - count_in[k][g] + 1) / (n_docs - size_in[k] + 1)
-            if rate_in >= LIFT * rate_out:
+            if rate_in >= lift * rate_out:
                 extra.add(g)
         out.append(p | extra)
     return out
 
 
-def assign(segments: dict[str, tuple[Segment, ...]], defs: tuple[EpisodeDef, ...]) -> dict[str, tuple[str | None, ...]]:
+def assign(
+    segments: dict[str, tuple[Segment, ...]], defs: tuple[EpisodeDef, ...], norm: Normaliser, params: Params
+) -> dict[str, tuple[str | None, ...]]:
     """The episode id (or None) of every segment, per witness: a first pass, then one refined."""
     df: Counter[str] = Counter()
     n_docs = 0
@@ -205,11 +203,11 @@ def assign(segments: dict[str, tuple[Segment, ...]], defs: tuple[EpisodeDef, ...
             df.update(pairs(seg.folded))
             n_docs += 1
     idf = {g: math.log((n_docs + 1) / (c + 1)) + 1.0 for g, c in df.items()}
-    profiles = [profile(d) for d in defs]
+    profiles = [profile(d, norm) for d in defs]
     lengths = {s: [len(x.folded) for x in segs] for s, segs in segments.items()}
-    labels = {s: label(segs, profiles, idf, lengths[s]) for s, segs in segments.items()}
-    family = families(segments)
-    for _ in range(ROUNDS):
-        profiles = expand(profiles, segments, labels, family, df, n_docs)
-        labels = {s: label(segs, profiles, idf, lengths[s]) for s, segs in segments.items()}
+    labels = {s: label(segs, profiles, idf, lengths[s], params) for s, segs in segments.items()}
+    family = families(segments, params.copy)
+    for _ in range(params.rounds):
+        profiles = expand(profiles, segments, labels, family, df, n_docs, params.lift)
+        labels = {s: label(segs, profiles, idf, lengths[s], params) for s, segs in segments.items()}
     return {s: tuple(defs[j - 1].id if j else None for j in labels[s]) for s in segments}

@@ -15,7 +15,7 @@ import re
 from html import escape
 from typing import Any
 
-from .convert import to_simplified, to_traditional
+from ..engine.convert import to_simplified, to_traditional
 
 CLASSES = ("substantive", "addition", "omission", "orthographic", "punctuation")
 CLASS_LABELS = {
@@ -327,7 +327,7 @@ def _overview(export: dict[str, Any], texts: dict[str, str]) -> str:
     )
 
 
-def render_site(export: dict[str, Any], texts: dict[str, str]) -> dict[str, str]:
+def render_site(export: dict[str, Any], texts: dict[str, str], cache=None) -> dict[str, str]:
     """Every generated page, path → Markdown, in narrative order: overview, episodes, witnesses."""
     pages = {"overview.md": _overview(export, texts)}
     for ep in export["episodes"]:

@@ -6,6 +6,8 @@ Every offset is a code-point offset into a witness text (the decoded file with
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 
@@ -34,17 +36,42 @@ class Witness:
         return self.meta.siglum
 
 
-@dataclass(frozen=True)
-class Folded:
-    """A comparison form of some text: ``text[i]`` stands for the original ``origin[i]``.
+@dataclass(frozen=True, eq=False)
+class Tokens:
+    """A witness tokenised once; every later stage reads it, none folds the text again.
 
-    Folding drops punctuation and whitespace and unifies script and variant
-    characters, so two readings compare equal exactly when they differ only in
-    those respects.
+    As in CollateX, a token has a shown form ``t`` and a compared form ``n``. The
+    tokens are the witness's letters (every character that is not punctuation or
+    space): ``n[i]`` is the compared form of letter ``i`` (one script, variant
+    characters folded), ``at[i]`` its offset in ``text``, so ``t`` is
+    ``text[at[i]]``. Punctuation and spaces are not tokens; they stand between
+    letters, at the offsets the letters skip.
     """
 
+    siglum: str
     text: str
-    origin: tuple[int, ...]
+    n: str
+    at: array  # array("i"): offsets, ascending
+
+    def index(self, offset: int) -> int:
+        """The index of the first letter at or after ``offset``."""
+        return bisect_left(self.at, offset)
+
+    def token(self, i: int) -> Token:
+        return Token(self.text[self.at[i]], self.n[i], self.at[i], self.at[i] + 1)
+
+
+@dataclass(frozen=True)
+class Token:
+    """One unit of comparison: shown form ``t`` at ``start:end`` of the witness, compared form ``n``."""
+
+    t: str
+    n: str
+    start: int
+    end: int
+    mark: bool = False
+    seg: int = -1  # index of the segment it lies in (a note never crosses segments)
+    tag: str | None = None
 
 
 @dataclass(frozen=True)
@@ -56,8 +83,10 @@ class Segment:
     start: int
     end: int
     text: str
-    folded: str  # comparison form (see normalise.fold)
-    paragraph: int  # index of the line/paragraph the segment starts in
+    folded: str  # the compared form of its letters: tokens.n[lo:hi]
+    paragraph: int
+    lo: int = 0  # its letters in the witness's Tokens: lo:hi
+    hi: int = 0  # index of the line/paragraph the segment starts in
 
 
 @dataclass(frozen=True)
@@ -71,6 +100,7 @@ class EpisodeDef:
     cues: tuple[str, ...] = ()
     examples: tuple[str, ...] = ()
     base: str | None = None
+    line: int = 0  # where the editor wrote it, for error messages
 
 
 @dataclass(frozen=True)
@@ -122,6 +152,7 @@ class Edition:
     witnesses: tuple[Witness, ...]
     episodes: tuple[EpisodeResult, ...]
     unassigned: dict[str, tuple[Span, ...]]
+    tokens: dict[str, Tokens] = field(default_factory=dict)
     segments: dict[str, tuple[Segment, ...]] = field(default_factory=dict)
     assignment: dict[str, tuple[str | None, ...]] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)

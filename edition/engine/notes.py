@@ -10,58 +10,41 @@ substitutions; a wholesale rewrite is left to the parallel columns.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 from rapidfuzz.distance import Indel, Levenshtein
 
-from .model import Note, Reading, Row, Span
-from .normalise import fold_char, is_mark, punct_key
+from .model import Note, Reading, Row, Span, Token, Tokens
+from .normalise import punct_key
+from .params import Params
 
-CLOSE = 0.75  # Indel similarity of the folded cells above which every difference is noted
-SHORT = 4  # a substitution of at most this many characters a side is noted even untagged
 _NUMERALS = set("0123456789一二三四五六七八九十百千萬万億亿兩两廿卅零〇半")
 _DATE_WORDS = set("年月日朔旦夕時时辰")
-_SURNAMES = tuple(
-    sorted(
-        {
-            w
-            for line in resources.files("edition").joinpath("data/surnames.txt").read_text("utf-8").splitlines()
-            if not line.startswith("#")
-            for w in line.split()
-        }
-    )
-)
 _TAGS = {"nr": "name", "nrfg": "name", "nrt": "name", "ns": "place"}  # numbers and dates: see word_tag
 
 
-@dataclass(frozen=True)
-class Tok:
-    """A unit of comparison: shown form ``t`` at ``start:end``, matching form ``n`` (as in CollateX)."""
-
-    t: str
-    n: str
-    start: int
-    end: int
-    mark: bool
-    seg: int  # index of the segment it lies in: a note never crosses segments
-    tag: str | None = None
-
-
-def char_tokens(row: Row, siglum: str) -> list[Tok]:
+def span_tokens(tokens: Tokens, start: int, end: int, seg: int) -> list[Token]:
+    """The tokens of ``text[start:end]``: letters with their compared forms, and marks (spaces skipped)."""
     out = []
-    for seg in row.cells[siglum]:
-        for i, ch in enumerate(seg.text):
-            if ch.isspace():
-                continue
-            mark = is_mark(ch)
-            n = "\x00" + punct_key(ch) if mark else fold_char(ch)
-            out.append(Tok(ch, n, seg.start + i, seg.start + i + 1, mark, seg.index))
+    text = tokens.text
+    k = tokens.index(start)
+    for i in range(start, end):
+        ch = text[i]
+        if ch.isspace():
+            continue
+        if k < len(tokens.at) and tokens.at[k] == i:
+            out.append(Token(ch, tokens.n[k], i, i + 1, False, seg))
+            k += 1
+        else:
+            out.append(Token(ch, "\x00" + punct_key(ch), i, i + 1, True, seg))
     return out
 
 
-def word_tag(word: str, flag: str) -> str | None:
+def char_tokens(row: Row, tokens: Tokens) -> list[Token]:
+    return [t for seg in row.cells[tokens.siglum] for t in span_tokens(tokens, seg.start, seg.end, seg.index)]
+
+
+def word_tag(word: str, flag: str, surnames: tuple[str, ...]) -> str | None:
     """name, place, number or date, from jieba's part of speech and the numerals in the word.
 
     A number is a numeral word (jieba's m, mq, t, or one that starts with a
@@ -77,7 +60,7 @@ def word_tag(word: str, flag: str) -> str | None:
             return None
         return "date" if any(c in _DATE_WORDS for c in word) else "number"
     tag = _TAGS.get(flag)
-    if tag == "name" and not word.startswith(_SURNAMES):
+    if tag == "name" and not word.startswith(surnames):
         return None
     return tag if tag and len(word) >= 2 else None
 
@@ -103,7 +86,7 @@ def _cut(folded: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def word_tokens(chars: list[Tok]) -> list[Tok]:
+def word_tokens(chars: list[Token], surnames: tuple[str, ...]) -> list[Token]:
     """Group a cell's letters into words (jieba, on the folded Simplified form); marks are dropped."""
     letters = [c for c in chars if not c.mark]
     folded = "".join(c.n for c in letters)
@@ -112,13 +95,13 @@ def word_tokens(chars: list[Tok]) -> list[Tok]:
     for word, flag in _cut(folded):
         part = letters[i : i + len(word)]
         i += len(word)
-        tag = word_tag(word, flag)
+        tag = word_tag(word, flag, surnames)
         # a word never straddles two segments: cut it where they meet
         while part:
             k = next((j for j, c in enumerate(part) if c.seg != part[0].seg), len(part))
             piece, part = part[:k], part[k:]
             out.append(
-                Tok(
+                Token(
                     "".join(c.t for c in piece),
                     "".join(c.n for c in piece),
                     piece[0].start,
@@ -131,7 +114,7 @@ def word_tokens(chars: list[Tok]) -> list[Tok]:
     return out
 
 
-def _place(toks: Sequence[Tok], i: int, default: int) -> int:
+def _place(toks: Sequence[Token], i: int, default: int) -> int:
     """Zero-width position before token ``i`` (or after the last one)."""
     if i < len(toks):
         return toks[i].start
@@ -157,8 +140,9 @@ def _note(
     )
 
 
-def _close_notes(row: Row, base: str, other: str, a: list[Tok], b: list[Tok], texts: dict[str, str]) -> Iterable[Note]:
+def _close_notes(row: Row, base: str, other: str, a: list[Token], b: list[Token], ctx: Context) -> Iterable[Note]:
     """Every difference between two close readings, located to the character."""
+    texts = ctx.texts
     for op in Levenshtein.opcodes([t.n for t in a], [t.n for t in b]):
         ta, tb = a[op.src_start : op.src_end], b[op.dest_start : op.dest_end]
         if op.tag == "equal":
@@ -183,25 +167,27 @@ def _close_notes(row: Row, base: str, other: str, a: list[Tok], b: list[Tok], te
                 cls = "substantive"
             else:
                 cls = "addition" if cb else "omission"
-            tags = _tags_of(texts[base][la:lb] + "\n" + texts[other][ra:rb]) if cls != "punctuation" else ()
+            tags = _tags_of(ctx, (base, la, lb), (other, ra, rb)) if cls != "punctuation" else ()
             yield _note(row, cls, tags, (base, la, lb), (other, ra, rb), texts)
 
 
-def _tags_of(text: str) -> set[str]:
-    letters = [Tok(c, fold_char(c), 0, 0, False, 0) for c in text if not is_mark(c) and not c.isspace()]
-    return {w.tag for w in word_tokens(letters) if w.tag} if letters else set()
+def _tags_of(ctx: Context, *spans: tuple[str, int, int]) -> set[str]:
+    """The tags of the words in these spans, read as one run of letters."""
+    letters = [t for s, a, b in spans for t in span_tokens(ctx.tokens[s], a, b, 0) if not t.mark]
+    return {w.tag for w in word_tokens(letters, ctx.surnames) if w.tag} if letters else set()
 
 
-def _loose_notes(row: Row, base: str, other: str, a: list[Tok], b: list[Tok], texts: dict[str, str]) -> Iterable[Note]:
+def _loose_notes(row: Row, base: str, other: str, a: list[Token], b: list[Token], ctx: Context) -> Iterable[Note]:
     """What a reader wants to know of two retellings: one-word substitutions, and the names,
     numbers, dates and places that only one of them has, paired where they stand in the same place."""
+    texts, short = ctx.texts, ctx.params.short
     forms_a, forms_b = {t.n for t in a}, {t.n for t in b}
     seen: set[tuple[str, str]] = set()
     for op in Levenshtein.opcodes([t.n for t in a], [t.n for t in b]):
         if op.tag == "equal":
             continue
         ta, tb = a[op.src_start : op.src_end], b[op.dest_start : op.dest_end]
-        if len(ta) == 1 and len(tb) == 1 and len(ta[0].n) <= SHORT and len(tb[0].n) <= SHORT:
+        if len(ta) == 1 and len(tb) == 1 and len(ta[0].n) <= short and len(tb[0].n) <= short:
             tags = {t.tag for t in (*ta, *tb) if t.tag}
             yield _note(
                 row, "substantive", tags, (base, ta[0].start, ta[0].end), (other, tb[0].start, tb[0].end), texts
@@ -221,7 +207,7 @@ def _loose_notes(row: Row, base: str, other: str, a: list[Tok], b: list[Tok], te
                 yield _note(row, cls, (tag,), lemma, reading, texts)
 
 
-def _distinct(toks: Iterable[Tok], seen: set[tuple[str, str]], side: str) -> list[Tok]:
+def _distinct(toks: Iterable[Token], seen: set[tuple[str, str]], side: str) -> list[Token]:
     """Each name (number, …) once per row and side: a retelling that repeats it says it once."""
     out = []
     for t in toks:
@@ -231,8 +217,8 @@ def _distinct(toks: Iterable[Tok], seen: set[tuple[str, str]], side: str) -> lis
     return out
 
 
-def _by_segment(toks: Sequence[Tok]) -> list[list[Tok]]:
-    out: list[list[Tok]] = []
+def _by_segment(toks: Sequence[Token]) -> list[list[Token]]:
+    out: list[list[Token]] = []
     for t in toks:
         if out and out[-1][-1].seg == t.seg:
             out[-1].append(t)
@@ -242,7 +228,7 @@ def _by_segment(toks: Sequence[Tok]) -> list[list[Tok]]:
 
 
 def _shown_differences(
-    row: Row, base: str, other: str, ta: Sequence[Tok], tb: Sequence[Tok], texts: dict[str, str]
+    row: Row, base: str, other: str, ta: Sequence[Token], tb: Sequence[Token], texts: dict[str, str]
 ) -> Iterable[Note]:
     """Within an equal stretch: characters that fold alike but are written differently."""
     i = 0
@@ -286,7 +272,17 @@ def _merge(notes: list[Note]) -> list[Note]:
     return sorted(merged.values(), key=lambda n: (n.lemma.start, n.lemma.end, n.cls))
 
 
-def row_notes(row: Row, base: str, order: list[str], texts: dict[str, str]) -> list[Note]:
+class Context:
+    """What notes are made with: the witnesses' tokens, the surname list, the parameters."""
+
+    def __init__(self, tokens: dict[str, Tokens], surnames: tuple[str, ...], params: Params) -> None:
+        self.tokens = tokens
+        self.texts = {s: t.text for s, t in tokens.items()}
+        self.surnames = surnames
+        self.params = params
+
+
+def row_notes(row: Row, base: str, order: list[str], ctx: Context) -> list[Note]:
     """All notes of one row, against ``base`` (or, where the base is silent, the first witness present)."""
     present = [s for s in order if s in row.cells]
     lemma_siglum = base if base in row.cells else present[0]
@@ -308,17 +304,17 @@ def row_notes(row: Row, base: str, order: list[str], texts: dict[str, str]) -> l
         notes.append(
             Note(row.id, "omission", (), Span(base, first.start, first.end), first.text, (Reading(absent, "", {}),))
         )
-    a_chars = char_tokens(row, lemma_siglum)
+    a_chars = char_tokens(row, ctx.tokens[lemma_siglum])
     a_words = None
     for other in present:
         if other == lemma_siglum:
             continue
-        b_chars = char_tokens(row, other)
+        b_chars = char_tokens(row, ctx.tokens[other])
         fa = "".join(t.n for t in a_chars if not t.mark)
         fb = "".join(t.n for t in b_chars if not t.mark)
-        if Indel.normalized_similarity(fa, fb) >= CLOSE:
-            notes.extend(_close_notes(row, lemma_siglum, other, a_chars, b_chars, texts))
+        if Indel.normalized_similarity(fa, fb) >= ctx.params.close:
+            notes.extend(_close_notes(row, lemma_siglum, other, a_chars, b_chars, ctx))
         else:
-            a_words = a_words if a_words is not None else word_tokens(a_chars)
-            notes.extend(_loose_notes(row, lemma_siglum, other, a_words, word_tokens(b_chars), texts))
+            a_words = a_words if a_words is not None else word_tokens(a_chars, ctx.surnames)
+            notes.extend(_loose_notes(row, lemma_siglum, other, a_words, word_tokens(b_chars, ctx.surnames), ctx))
     return _merge(notes)

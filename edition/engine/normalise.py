@@ -1,0 +1,65 @@
+"""Tokenise a witness once: the compared form and the offset of every letter.
+
+Comparison unifies script (OpenCC ``t2s``, character by character, so positions
+map 1:1) and folds the variant characters of the edition's variant table; what
+is shown never changes. Punctuation and spaces are set aside as marks.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from array import array
+from functools import lru_cache
+
+from .convert import char_to_simplified
+from .model import Tokens, Witness
+
+# Quote marks of every style fold to one key; so do the full- and half-width forms.
+_QUOTES = {
+    **dict.fromkeys('“”「」"＂『』〝〞', "Q"),
+    **dict.fromkeys("‘’'＇", "q"),
+}
+
+
+@lru_cache(maxsize=65536)
+def is_mark(ch: str) -> bool:
+    """Punctuation, symbols, spaces and controls: what a reading is *not* made of."""
+    return unicodedata.category(ch)[0] in "PSZC" or ch.isspace()
+
+
+@lru_cache(maxsize=4096)
+def punct_key(ch: str) -> str:
+    """The comparison form of one mark: quote styles and widths folded."""
+    if ch in _QUOTES:
+        return _QUOTES[ch]
+    return unicodedata.normalize("NFKC", ch)
+
+
+class Normaliser:
+    """Compared forms under one variant table (the edition's, loaded for this build)."""
+
+    def __init__(self, variants: dict[str, str]) -> None:
+        self.variants = variants
+        self._chars: dict[str, str] = {}
+
+    def fold_char(self, ch: str) -> str:
+        """The compared form of one letter."""
+        out = self._chars.get(ch)
+        if out is None:
+            nfkc = unicodedata.normalize("NFKC", ch)[:1] or ch
+            simple = char_to_simplified(nfkc)
+            out = self.variants.get(simple, self.variants.get(nfkc, simple))
+            self._chars[ch] = out
+        return out
+
+    def fold_text(self, text: str) -> str:
+        """The compared form of a text's letters (for matching, where positions are not needed)."""
+        fold = self.fold_char
+        return "".join(fold(ch) for ch in text if not is_mark(ch))
+
+    def tokenise(self, witness: Witness) -> Tokens:
+        text = witness.text
+        fold = self.fold_char
+        at = array("i", (i for i, ch in enumerate(text) if not is_mark(ch)))
+        n = "".join(fold(text[i]) for i in at)
+        return Tokens(witness.siglum, text, n, at)

@@ -1,0 +1,79 @@
+"""The engine's tuned parameters, with their defaults, and the editor's overrides.
+
+Every number that was chosen by measuring (on the seeds and on the development set
+in ``tests/dev``) lives here rather than as a module constant, so an edition can
+set its own in ``parameters.yaml`` and the tests can vary them. The defaults are the
+values the closing notes report figures for.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+from ..errors import EditionError
+from .datafile import Entry, read_yaml
+
+
+def p(default: float, doc: str):
+    """A parameter: its default and what it means (shown on the method page)."""
+    return field(default=default, metadata={"doc": doc})
+
+
+@dataclass(frozen=True)
+class Params:
+    # segment: how a witness is cut into sentences and clauses
+    max_len: int = p(80, "A sentence longer than this (characters) is cut at clause marks.")
+    min_clause: int = p(12, "...into pieces no shorter than this.")
+    hard_len: int = p(200, "A run with no marks at all is cut at this length.")
+
+    # assign: which episode each segment tells
+    threshold: float = p(0.03, "Affinity a segment needs, per character, to favour an episode over none.")
+    enter_cost: float = p(2.0, "Cost (characters of evidence) of entering or leaving an episode.")
+    switch_cost: float = p(1.0, "Cost of moving straight from one episode to another.")
+    context: float = p(0.2, "Weight of each neighbouring segment in a segment's affinity.")
+    lift: float = p(16.0, "How much likelier inside an episode a pair must be to join its profile.")
+    rounds: int = p(1, "Refinement passes of the episode profiles.")
+    copy: float = p(0.8, "Share of character pairs two witnesses must share to count as copies of one text.")
+
+    # align: rows
+    match: float = p(0.06, "Similarity a segment needs to join a row rather than open one.")
+
+    # notes
+    close: float = p(0.75, "Similarity of two cells above which every difference is noted (copies of one text).")
+    short: int = p(4, "A substitution of at most this many characters a side is noted even untagged.")
+
+
+def describe() -> list[tuple[str, object, str]]:
+    """(name, default, meaning) of every parameter, for the method page."""
+    return [(f.name, f.default, f.metadata["doc"]) for f in fields(Params)]
+
+
+def load_params(path: Path | None) -> Params:
+    """The defaults, with the values ``parameters.yaml`` sets (each checked for its type)."""
+    if path is None:
+        return Params()
+    data = read_yaml(path)
+    if data is None:
+        return Params()
+    if not isinstance(data, Entry):
+        raise EditionError(path, "expected a mapping of parameter names to values", 1)
+    known = {f.name: f for f in fields(Params)}
+    values = {}
+    for key, value in data.items():
+        line = data.line_of(str(key))
+        if key not in known:
+            raise EditionError(path, f"unknown parameter '{key}'; known: {', '.join(sorted(known))}", line)
+        kind = type(known[key].default)
+        ok = (
+            isinstance(value, (int, float))
+            and not isinstance(value, bool)
+            and (kind is float or isinstance(value, int))
+        )
+        if not ok:
+            raise EditionError(path, f"parameter '{key}' must be a {'whole ' if kind is int else ''}number", line)
+        if value < 0:
+            raise EditionError(path, f"parameter '{key}' must not be negative", line)
+        values[key] = kind(value)
+    return dataclasses.replace(Params(), **values)

@@ -1,0 +1,139 @@
+"""The pipeline: load → normalise → segment → assign episodes → align rows → notes.
+
+Pure stages over the dataclasses of ``model``; this module runs them in order and
+times each one (the shells log the times). A shell that rebuilds often (``mkdocs
+serve``) passes a ``Cache``: every stage result is then looked up by a key made of
+the whole input of that stage (texts, segments, resources), so a remembered result
+is never stale, and an edit to one witness recomputes only what it reaches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+from ..errors import EditionError
+from .align import align
+from .assign import assign
+from .load import load_witnesses
+from .model import Edition, EpisodeDef, EpisodeResult, Row, Segment, Span, Witness
+from .normalise import Normaliser
+from .notes import Context, row_notes
+from .resources import Resources
+from .segment import segment
+
+T = TypeVar("T")
+
+
+class Cache(Protocol):
+    """Where a shell keeps stage results between builds (see ``edition.site.cache``)."""
+
+    def get(self, key: tuple, compute: Callable[[], T]) -> T: ...
+
+
+class NoCache:
+    """One build, nothing kept: every stage runs."""
+
+    def get(self, key: tuple, compute: Callable[[], T]) -> T:
+        return compute()
+
+
+def digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def choose_base(d: EpisodeDef, witnesses: tuple[Witness, ...], cells: dict[str, list[Segment]]) -> str | None:
+    """The editor's base if it carries the episode, else the witness with the most text in it."""
+    present = [w.siglum for w in witnesses if cells.get(w.siglum)]
+    if d.base in present:
+        return d.base
+    if not present:
+        return None
+    return max(present, key=lambda s: (sum(len(x.folded) for x in cells[s]), -present.index(s)))
+
+
+def unassigned_spans(segs: tuple[Segment, ...], labels: tuple[str | None, ...]) -> tuple[Span, ...]:
+    """Runs of consecutive segments in no episode, each as one span."""
+    spans: list[Span] = []
+    run: list[Segment] = []
+    for seg, label in (*zip(segs, labels, strict=True), (None, "")):
+        if seg is not None and label is None:
+            run.append(seg)
+            continue
+        if run:
+            spans.append(Span(run[0].siglum, run[0].start, run[-1].end))
+            run = []
+    return tuple(spans)
+
+
+def check_bases(resources: Resources, sigla: set[str]) -> None:
+    for d in resources.episodes:
+        if d.base and d.base not in sigla:
+            raise EditionError(resources.files[0], f"episode '{d.id}': base '{d.base}' is no witness's siglum", d.line)
+
+
+def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edition:
+    """Run every stage on the witnesses in ``folder``; raises EditionError on bad input."""
+    cache = cache or NoCache()
+    timings: dict[str, float] = {}
+    warnings: list[str] = []
+    res = resources.digest
+    params = resources.params
+
+    def timed(name: str, fn: Callable[[], T]) -> T:
+        t0 = time.perf_counter()
+        out = fn()
+        timings[name] = timings.get(name, 0.0) + time.perf_counter() - t0
+        return out
+
+    witnesses = timed("load", lambda: load_witnesses(folder, warnings))
+    check_bases(resources, {w.siglum for w in witnesses})
+    norm = Normaliser(resources.variants)
+    keys = {w.siglum: (w.siglum, digest(w.text), res) for w in witnesses}
+    tokens = timed(
+        "normalise",
+        lambda: {w.siglum: cache.get(("tokens", *keys[w.siglum]), lambda w=w: norm.tokenise(w)) for w in witnesses},
+    )
+    segments = timed(
+        "segment",
+        lambda: {s: cache.get(("segment", *keys[s]), lambda t=t: segment(t, params)) for s, t in tokens.items()},
+    )
+    labels = timed(
+        "episodes",
+        lambda: cache.get(
+            ("episodes", tuple(keys.values())), lambda: assign(segments, resources.episodes, norm, params)
+        ),
+    )
+
+    ctx = Context(tokens, resources.surnames, params)
+    results = []
+    for d in resources.episodes:
+        cells = {
+            w.siglum: [s for s, e in zip(segments[w.siglum], labels[w.siglum], strict=True) if e == d.id]
+            for w in witnesses
+        }
+        base = choose_base(d, witnesses, cells)
+        # only the witnesses that tell the episode: one silent throughout gets no note on every row
+        order = ([base] if base else []) + [w.siglum for w in witnesses if w.siglum != base and cells[w.siglum]]
+        key = (d.id, tuple(order), tuple(tuple(cells[s]) for s in order), res)
+        rows: tuple[Row, ...] = timed(
+            "rows",
+            lambda: cache.get(("rows", *key), lambda: align(d.id, order, cells, params.match)),  # noqa: B023
+        )
+        notes = timed(
+            "notes",
+            lambda: tuple(
+                n
+                for r in rows  # noqa: B023
+                for n in cache.get(
+                    ("notes", r.id, tuple(r.cells.items()), base, tuple(order), res),  # noqa: B023
+                    lambda r=r: row_notes(r, base, order, ctx),  # noqa: B023
+                )
+            ),
+        )
+        results.append(EpisodeResult(d, base, rows, notes))
+    unassigned = {w.siglum: unassigned_spans(segments[w.siglum], labels[w.siglum]) for w in witnesses}
+    return Edition(witnesses, tuple(results), unassigned, tokens, segments, labels, timings, warnings)

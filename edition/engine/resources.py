@@ -1,0 +1,96 @@
+"""The edition's data, loaded afresh for every build and passed to the stages explicitly.
+
+An edition folder (``seeds/``) holds the witnesses and the editor's data files; what
+it lacks is looked up in the fallback folders (the project's own ``seeds/``), and the
+generic tables in the engine's ``data/`` folder. Nothing is read at import time, so a
+long-running ``mkdocs serve`` sees every edit to every file on its next rebuild.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import resources as importlib_resources
+from pathlib import Path
+
+from ..errors import EditionError
+from .datafile import read_text, tsv_rows
+from .episodes import load_episodes
+from .model import EpisodeDef
+from .params import Params, load_params
+
+EPISODES = "episodes.yaml"
+VARIANTS = "variants.tsv"
+SURNAMES = "surnames.txt"
+PARAMETERS = "parameters.yaml"
+
+
+@dataclass(frozen=True)
+class Resources:
+    """Everything a build needs besides the witnesses, and a digest of it for caches."""
+
+    episodes: tuple[EpisodeDef, ...]
+    variants: dict[str, str] = field(hash=False)  # variant character -> the form compared
+    surnames: tuple[str, ...]
+    params: Params
+    files: tuple[Path, ...]  # every file read, for the method page and for error messages
+    digest: str  # of the content of every file read: equal digests, equal resources
+
+
+def engine_data(name: str) -> Path:
+    return Path(str(importlib_resources.files("edition.engine") / "data" / name))
+
+
+def find(name: str, folders: Sequence[Path]) -> Path | None:
+    """The first folder's ``name`` that exists."""
+    return next((f / name for f in folders if (f / name).is_file()), None)
+
+
+def load_variants(paths: Sequence[Path]) -> dict[str, str]:
+    """The variant table: the engine's generic pairs, then the edition's own (which win)."""
+    table: dict[str, str] = {}
+    for path in paths:
+        for n, (variant, standard) in tsv_rows(path, 2):
+            if len(variant) != 1 or len(standard) != 1:
+                raise EditionError(path, f"a variant and its standard form must be one character each: {variant!r}", n)
+            table[variant] = standard
+    return table
+
+
+def load_surnames(path: Path) -> tuple[str, ...]:
+    words = {w for line in read_text(path).splitlines() if not line.lstrip().startswith("#") for w in line.split()}
+    return tuple(sorted(words))
+
+
+def load_resources(folders: Sequence[Path], episodes_file: Path | None = None) -> Resources:
+    """Read every data file (the first of ``folders`` that has it wins); raises EditionError."""
+    episodes_path = episodes_file or find(EPISODES, folders)
+    if episodes_path is None:
+        raise EditionError(folders[0] if folders else None, f"no {EPISODES} here: the edition needs its episodes")
+    variant_paths = [engine_data(VARIANTS)]
+    own = find(VARIANTS, folders)
+    if own:
+        variant_paths.append(own)
+    surnames_path = find(SURNAMES, folders) or engine_data(SURNAMES)
+    params_path = find(PARAMETERS, folders)
+    files = tuple(p for p in (episodes_path, *variant_paths, surnames_path, params_path) if p is not None)
+    digest = hashlib.sha256()
+    for p in files:
+        digest.update(p.name.encode() + b"\0" + read_text(p).encode() + b"\0")
+    return Resources(
+        episodes=load_episodes(episodes_path),
+        variants=load_variants(variant_paths),
+        surnames=load_surnames(surnames_path),
+        params=load_params(params_path),
+        files=files,
+        digest=digest.hexdigest(),
+    )
+
+
+def data_folders(seeds: Path, project: Path | None) -> list[Path]:
+    """Where an edition's data files are looked for: its own folder, then the project's ``seeds/``."""
+    folders = [seeds]
+    if project is not None and (project / "seeds").resolve() != seeds.resolve():
+        folders.append(project / "seeds")
+    return folders
