@@ -1,21 +1,38 @@
-"""The gold annotation of the seeds (tests/gold/episodes.yaml), as character labels."""
+"""The gold annotations, read by people (tests/gold for the seeds, tests/dev/gold for the development set),
+and the figures the engine is measured by: episode agreement per witness, precision and recall per episode,
+and gold row pairs that share a row.
+
+``python -m tests.gold`` prints them all, always without the editor's file (seeds/editorial.yaml).
+"""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections import Counter
+from itertools import combinations
 from pathlib import Path
 
 import yaml
 
-GOLD = Path(__file__).parent / "gold" / "episodes.yaml"
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = ROOT / "seeds"
+SEEDS_GOLD = Path(__file__).parent / "gold"
+DEV = Path(__file__).parent / "dev"
+DEV_WITNESSES = DEV / "witnesses"
+DEV_GOLD = DEV / "gold"
+GOLD = SEEDS_GOLD / "episodes.yaml"
 
 
-def gold_labels(file: str, text: str) -> list[str | None]:
+def _ranges(gold: Path) -> dict:
+    return yaml.safe_load(gold.read_text(encoding="utf-8"))
+
+
+def gold_labels(file: str, text: str, gold: Path = GOLD) -> list[str | None]:
     """The gold episode id of every character of ``text`` (None outside every range)."""
-    ranges = yaml.safe_load(GOLD.read_text(encoding="utf-8"))[file]
     labels: list[str | None] = [None] * len(text)
     pos = 0
-    for episode, first, last in ranges:
+    for episode, first, last in _ranges(gold)[file]:
         start = text.index(first, pos)
         end = text.index(last, start) + len(last)
         labels[start:end] = [episode] * (end - start)
@@ -23,8 +40,8 @@ def gold_labels(file: str, text: str) -> list[str | None]:
     return labels
 
 
-def gold_files() -> list[str]:
-    return sorted(yaml.safe_load(GOLD.read_text(encoding="utf-8")))
+def gold_files(gold: Path = GOLD) -> list[str]:
+    return sorted(_ranges(gold))
 
 
 def labels_by_char(edition, siglum: str, length: int) -> list[str | None]:
@@ -35,38 +52,105 @@ def labels_by_char(edition, siglum: str, length: int) -> list[str | None]:
     return out
 
 
-def agreement(edition) -> tuple[dict[str, float], dict[tuple[str, str], tuple[float, float]]]:
-    """Per witness: share of non-space characters labelled as the gold labels them.
+def agreement(edition, gold: Path = GOLD) -> tuple[dict[str, float], dict[tuple[str, str], tuple[float, float]]]:
+    """Per witness the gold annotates: share of non-space characters labelled as the gold labels them.
     Per (witness, episode): recall and precision of the engine's characters against the gold's."""
+    annotated = set(_ranges(gold))
     per_witness: dict[str, float] = {}
     hits: Counter = Counter()
     gold_n: Counter = Counter()
     mine_n: Counter = Counter()
     for w in edition.witnesses:
-        gold = gold_labels(w.meta.file, w.text)
+        if w.meta.file not in annotated:
+            continue
+        truth = gold_labels(w.meta.file, w.text, gold)
         mine = labels_by_char(edition, w.siglum, len(w.text))
         idx = [i for i, c in enumerate(w.text) if not c.isspace()]
-        per_witness[w.siglum] = sum(gold[i] == mine[i] for i in idx) / len(idx)
+        per_witness[w.siglum] = sum(truth[i] == mine[i] for i in idx) / len(idx)
         for i in idx:
-            gold_n[(w.siglum, gold[i])] += 1
+            gold_n[(w.siglum, truth[i])] += 1
             mine_n[(w.siglum, mine[i])] += 1
-            hits[(w.siglum, gold[i])] += gold[i] == mine[i]
+            hits[(w.siglum, truth[i])] += truth[i] == mine[i]
+    keys = {k for k in (*gold_n, *mine_n) if k[1] is not None}
     per_episode = {
-        k: (hits[k] / gold_n[k], hits[k] / mine_n[k] if mine_n[k] else 0.0) for k in gold_n if k[1] is not None
+        k: (hits[k] / gold_n[k] if gold_n[k] else 1.0, hits[k] / mine_n[k] if mine_n[k] else 1.0) for k in keys
     }
     return per_witness, per_episode
 
 
-if __name__ == "__main__":  # python -m tests.gold: the figures for a closing note
-    from tests.support import build_folder as build
+def row_pairs(edition, rows: Path) -> tuple[int, int, list[tuple[str, str]]]:
+    """Gold row groups: (pairs sharing a row, pairs whose two segments are in one episode, the misses).
 
-    ed = build(Path(__file__).resolve().parents[1] / "seeds")
-    witness_share, episode_share = agreement(ed)
-    print("agreement with gold, share of non-space characters:")
+    A group entry is ``{file, words}`` or, in the seeds' older file, the words alone (found in the one
+    witness that has them, copies aside). A pair counts when the engine put both in the same episode."""
+    by_file = {w.meta.file: w for w in edition.witnesses}
+    where: dict[tuple[str, int], tuple[str, str]] = {}  # (siglum, offset) -> (episode, row)
+    for ep in edition.episodes:
+        for row in ep.rows:
+            for siglum, segs in row.cells.items():
+                for seg in segs:
+                    for i in range(seg.start, seg.end):
+                        where[(siglum, i)] = (ep.episode.id, row.id)
+
+    def locate(entry) -> tuple[str, int, str] | None:
+        if isinstance(entry, dict):
+            w = by_file.get(entry["file"])
+            words = entry["words"]
+        else:
+            words = entry
+            w = next((x for x in edition.witnesses if words in x.text), None)
+        if w is None:
+            return None
+        return w.siglum, w.text.index(words), words
+
+    same = total = 0
+    misses = []
+    for group in yaml.safe_load(rows.read_text(encoding="utf-8")):
+        found = [x for x in map(locate, group) if x]
+        for (sa, ia, wa), (sb, ib, wb) in combinations(found, 2):
+            ra, rb = where.get((sa, ia)), where.get((sb, ib))
+            if ra and rb and ra[0] == rb[0]:
+                total += 1
+                same += ra == rb
+                if ra != rb:
+                    misses.append((f"{sa}:{wa}", f"{sb}:{wb}"))
+    return same, total, misses
+
+
+def combined_folder(dest: Path) -> Path:
+    """The seeds and the development witnesses in one folder, with both catalogues (for the mixed row gold)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for folder in (SEEDS, DEV_WITNESSES):
+        for p in folder.glob("*.txt"):
+            shutil.copyfile(p, dest / p.name)
+        entries += yaml.safe_load((folder / "catalogue.yaml").read_text(encoding="utf-8"))["witnesses"]
+    (dest / "catalogue.yaml").write_text(yaml.safe_dump({"witnesses": entries}, allow_unicode=True), "utf-8")
+    return dest
+
+
+def report(title: str, edition, gold: Path) -> None:
+    witness_share, episode_share = agreement(edition, gold)
+    print(f"{title}: episode agreement with gold (share of non-space characters)")
     print("  " + "  ".join(f"{s} {v:.3f}" for s, v in witness_share.items()))
-    print("per witness and episode (recall / precision):")
+    print("  per witness and episode, recall / precision:")
     for (s, e), (r, p) in sorted(episode_share.items()):
-        print(f"  {s} {e:<15} {r:.2f} / {p:.2f}")
-    for ep in ed.episodes:
+        print(f"    {s} {e:<15} {r:.2f} / {p:.2f}")
+
+
+if __name__ == "__main__":  # python -m tests.gold: the figures for a closing note
+    from tests.support import build_folder
+
+    seeds = build_folder(SEEDS)
+    report("seeds", seeds, GOLD)
+    same, total, _ = row_pairs(seeds, SEEDS_GOLD / "rows.yaml")
+    print(f"seeds: {same} of {total} gold row pairs share a row")
+    dev = build_folder(DEV_WITNESSES)
+    report("development set (alone)", dev, DEV_GOLD / "episodes.yaml")
+    with tempfile.TemporaryDirectory() as tmp:
+        both = build_folder(combined_folder(Path(tmp)))
+        same, total, misses = row_pairs(both, DEV_GOLD / "rows.yaml")
+        print(f"seeds + development set: {same} of {total} gold row pairs share a row")
+    for ep in seeds.episodes:
         classes = Counter(n.cls for n in ep.notes)
         print(f"{ep.episode.title}: base {ep.base}, {len(ep.rows)} rows, {len(ep.notes)} notes {dict(classes)}")

@@ -1,53 +1,74 @@
-"""Segmentation on real seed lines and on made-up layouts."""
+"""Segmentation: clauses with the strength of the break before them, whatever the layout."""
 
 from edition.engine.model import Witness, WitnessMeta
 from edition.engine.normalise import Normaliser
 from edition.engine.params import Params
-from edition.engine.segment import segment
+from edition.engine.segment import CLAUSE, PARAGRAPH, SCENE, SENTENCE, paragraphs, segment
 
-HARD_LEN = Params().hard_len
-
-
-def segs(text):
-    tokens = Normaliser({}).tokenise(Witness(WitnessMeta("x.txt", "A", "x"), text, "Hans"))
-    out = segment(tokens, Params())
-    assert all(tokens.n[s.lo : s.hi] == s.folded for s in out)
-    return [s.text for s in out]
+NORM = Normaliser({})
 
 
-def test_quotes_stay_with_their_sentence():
-    assert segs("他召來眾將，說道：“遼東早寒。我們必須立刻班師。”說完，他躬身相謝。") == [
-        "他召來眾將，說道：“遼東早寒。",
-        "我們必須立刻班師。”",
-        "說完，他躬身相謝。",
-    ]
-    assert segs("“你怎么如此消瘦？”“我偷偷摸摸走小道。”") == ["“你怎么如此消瘦？”", "“我偷偷摸摸走小道。”"]
+def cut(*texts, params=None):
+    """The segments of each text, cut together (a bare run may be cut where another text breaks)."""
+    tokens = {
+        chr(65 + i): NORM.tokenise(Witness(WitnessMeta(f"{i}.txt", chr(65 + i), "x"), t, "Hant"))
+        for i, t in enumerate(texts)
+    }
+    out = segment(tokens, params or Params())
+    for siglum, segs in out.items():
+        t = tokens[siglum]
+        assert all(t.text[s.start : s.end] == s.text and t.n[s.lo : s.hi] == s.folded for s in segs)
+        assert "".join(s.text for s in segs).replace("\n", "") == "".join(t.text.split())  # nothing lost
+    return [out[chr(65 + i)] for i in range(len(texts))]
 
 
-def test_ellipsis_line_dialogue_lines_and_half_width():
-    assert segs("凯旋仪式。\n。。。。。。\n亲征之役犹如一幕大戏。") == [
-        "凯旋仪式。",
-        "。。。。。。",
-        "亲征之役犹如一幕大戏。",
-    ]
-    assert segs('"辽水之险，尽被国师建筑的石桥所破。"\n“我有国师,幸甚。”') == [
-        '"辽水之险，尽被国师建筑的石桥所破。"',
-        "“我有国师,幸甚。”",
-    ]
+def texts(segs):
+    return [s.text for s in segs]
 
 
-def test_classical_and_unpunctuated_text():
-    classical = "上以遼左早寒草枯水凍士馬難久留且糧食將盡敕班師。先拔遼蓋二州戶口渡遼。"
-    assert segs(classical) == ["上以遼左早寒草枯水凍士馬難久留且糧食將盡敕班師。", "先拔遼蓋二州戶口渡遼。"]
-    bare = "班" * (HARD_LEN * 2 + 5)
-    pieces = segs(bare)
-    assert "".join(pieces) == bare and max(map(len, pieces)) <= HARD_LEN
+def test_quotes_stay_with_their_sentence_and_clauses_are_cut_at_commas():
+    (segs,) = cut("他召來眾將，說道：“遼東早寒。我們必須立刻班師。”說完，他躬身相謝。")
+    assert texts(segs) == ["他召來眾將，", "說道：", "“遼東早寒。", "我們必須立刻班師。”", "說完，", "他躬身相謝。"]
+    assert [s.strength for s in segs] == [PARAGRAPH, CLAUSE, CLAUSE, SENTENCE, SENTENCE, CLAUSE]
+    assert [s.quoted for s in segs] == [False, False, False, True, False, False]
+    assert [s.sentence for s in segs] == [0, 0, 0, 1, 2, 2]
 
 
-def test_long_sentences_are_cut_at_clauses_and_nothing_is_lost(seeds_edition):
+def test_a_paragraph_that_opens_with_a_new_time_is_a_scene_break():
+    (segs,) = cut("李世民不再說話，轉身登上輅車。\n第二日，依舊是一個晴天。\n李世民令李世殿後。")
+    starts = {s.text: s.strength for s in segs}
+    assert starts["第二日，"] == SCENE and starts["李世民令李世殿後。"] == PARAGRAPH
+
+
+def test_hard_wrapped_unpunctuated_lines_run_on():
+    wrapped = "上以遼左早寒草枯水凍士馬難久留\n且糧食將盡癸未敕班師先拔遼蓋二\n州戶口渡遼乃耀兵於安市城下而旋\n城中皆屏跡不出\n"
+    assert len(paragraphs(wrapped)) == 1  # four printed lines, one paragraph
+    (segs,) = cut(wrapped)
+    # cut before the cyclical day 癸未, never inside 蓋二州 where the line breaks
+    assert any(s.text.startswith("癸未") for s in segs)
+    assert all(not s.text.startswith("州戶口") for s in segs)
+
+
+def test_punctuated_lines_are_paragraphs():
+    assert len(paragraphs("班師。\n片刻後，梁修元登上城頭。\n又賜絹百匹。\n")) == 3
+
+
+def test_a_bare_run_is_cut_where_another_witness_breaks():
+    bare = "城主登城拜辭上嘉其固守賜縑百匹以勵事君命李世勣江夏王道宗將步騎四萬為殿"
+    marked = "城主登城拜辭，上嘉其固守，賜縑百匹，以勵事君。命李世勣、江夏王道宗將步騎四萬為殿。"
+    segs, _ = cut(bare, marked)
+    assert texts(segs) == ["城主登城拜辭", "上嘉其固守", "賜縑百匹", "以勵事君", "命李世勣江夏王道宗將步騎四萬為殿"]
+    assert segs[4].strength == SENTENCE and segs[1].strength == CLAUSE
+
+
+def test_no_cut_at_a_fixed_length():
+    bare = "班" * 500
+    (segs,) = cut(bare)
+    assert texts(segs) == [bare]
+
+
+def test_the_seeds_lose_nothing(seeds_edition):
     for w in seeds_edition.witnesses:
         segments = seeds_edition.segments[w.siglum]
         assert all(s.text == w.text[s.start : s.end] for s in segments)
-        covered = "".join(s.text for s in segments)
-        assert covered == "".join(w.text.split())  # every non-space character, in order, once
-        assert max(len(s.text) for s in segments) <= HARD_LEN
+        assert "".join(s.text for s in segments).replace("\n", "") == "".join(w.text.split())

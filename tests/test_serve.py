@@ -173,7 +173,9 @@ def test_serve_shows_bad_input_and_recovers(tmp_path):
         # 透 / 通 (A 得以透過, B 得以通過) is a substantive reading until the editor's table folds the pair
         assert classes_of(server, "透") == {"substantive"}
         (seeds / "variants.tsv").write_text("透\t通\n", encoding="utf-8")
-        server.wait_for("/edition.json", lambda body: "orthographic" in note_classes(body, "透"), REBUILD, "the variant")
+        server.wait_for(
+            "/edition.json", lambda body: "orthographic" in note_classes(body, "透"), REBUILD, "the variant"
+        )
         assert classes_of(server, "透") == {"orthographic"}
     finally:
         server.stop()

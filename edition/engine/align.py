@@ -197,6 +197,31 @@ def _place(
     return out
 
 
+def sentences(units: list[Segment], text: str) -> list[Segment]:
+    """Consecutive clauses of one sentence joined: rows pair sentences, not the clauses they were cut into."""
+    out: list[Segment] = []
+    for u in units:
+        last = out[-1] if out else None
+        if last is not None and last.sentence == u.sentence and last.hi == u.lo:
+            out[-1] = Segment(
+                u.siglum,
+                last.index,
+                last.start,
+                u.end,
+                text[last.start : u.end],
+                last.folded + u.folded,
+                last.paragraph,
+                last.lo,
+                u.hi,
+                last.sentence,
+                last.strength,
+                last.quoted,
+            )
+        else:
+            out.append(u)
+    return out
+
+
 def align(episode_id: str, order: list[str], segments: dict[str, list[Segment]], match: float) -> tuple[Row, ...]:
     """Rows for one episode; ``order`` lists the sigla, base first."""
     floor = match - SLACK

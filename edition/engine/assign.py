@@ -1,15 +1,19 @@
 """Assign every segment to one episode or to none.
 
 Each episode's definition (description, cues, example passages) becomes a
-profile: the set of character pairs of its folded text. A segment's affinity
-to an episode is the share of its own character pairs, weighted by their
-rarity in the whole corpus (idf), that the profile contains: names and words
-every witness repeats (安市, 城主) count for little, distinctive ones (太牢,
-渤錯水) for much. A Viterbi pass then chooses, per witness, the labelling that
-best trades affinity against the cost of switching label, so an episode comes
-as a run of segments (possibly several runs), and a stray shared word in a
-passage about other events does not pull it in. Last, a segment at the edge
-of a run with no evidence of its own goes back to no episode.
+profile: its character pairs (in the compared form), each weighted by how much
+likelier it is in the definition than in the whole corpus of witnesses, so
+names and words the whole story repeats (安市, 城主) weigh next to nothing and
+words of the moment itself (拜辭, 百匹, 太牢, 渤錯水) weigh much. A segment's
+evidence for an episode is the weight of the profile's pairs it uses, less a
+price per letter. A Viterbi pass then chooses, per witness, the labelling that
+best trades evidence against the cost of each change of label, which depends on
+where it falls (cheap at a scene break, dear inside a sentence, prohibitive
+inside a speech), so an episode comes as a run of segments (possibly several)
+and a stray shared word in a passage about other events does not pull it in.
+A second pass adds to each profile the vocabulary that independent witnesses'
+tellings of it share. Last, a segment at the edge of a run with no evidence of
+its own goes back to no episode.
 """
 
 from __future__ import annotations
@@ -21,6 +25,9 @@ from functools import lru_cache
 from .model import EpisodeDef, Segment
 from .normalise import Normaliser
 from .params import Params
+from .segment import CLAUSE, PARAGRAPH, SCENE, SENTENCE
+
+Profile = dict[str, float]  # pair -> weight
 
 
 @lru_cache(maxsize=1 << 17)
@@ -29,95 +36,178 @@ def pairs(folded: str) -> frozenset[str]:
     return frozenset(folded[i : i + 2] for i in range(len(folded) - 1))
 
 
-def profile(d: EpisodeDef, norm: Normaliser) -> set[str]:
+def definition_pairs(d: EpisodeDef, norm: Normaliser, persons: tuple[str, ...]) -> tuple[set[str], set[str]]:
+    """The pairs of a definition's texts, and those of them that lie inside a person's name."""
     grams: set[str] = set()
+    named: set[str] = set()
     for text in (d.description, *d.cues, *d.examples):
-        grams |= pairs(norm.fold_text(text))
-    return grams
+        folded = norm.fold_text(text)
+        grams |= pairs(folded)
+        for name in persons:
+            at = folded.find(name)
+            while at >= 0:
+                named |= pairs(name)
+                at = folded.find(name, at + 1)
+    return grams, named
 
 
-def evidence(
-    segments: tuple[Segment, ...], profiles: list[set[str]], idf: dict[str, float]
-) -> list[tuple[float, list[float]]]:
-    """For each segment: the idf weight of all its pairs, and of those each profile holds.
+def profiles_of(
+    defs: tuple[EpisodeDef, ...],
+    norm: Normaliser,
+    persons: tuple[str, ...],
+    cf: Counter[str],
+    total: int,
+    name_weight: float,
+) -> list[Profile]:
+    """Each definition's pairs, weighted by log(share in the definition / share in the corpus).
 
-    A pair found in several profiles tells episodes apart less, so it counts for less.
+    A pair in several definitions tells those episodes apart less, so its weight is shared out;
+    a pair of a person's name (the register's) says who, not what happened: it weighs ``name_weight``.
     """
-    share = Counter(g for p in profiles for g in p)
-    where: dict[str, list[int]] = {}
-    for k, p in enumerate(profiles):
-        for g in p:
-            where.setdefault(g, []).append(k)
-    raw = []
-    for seg in segments:
-        total = 0.0
-        hits = [0.0] * len(profiles)
-        for g in pairs(seg.folded):
-            weight = idf[g]
-            total += weight
-            for k in where.get(g, ()):
-                hits[k] += weight / share[g]
-        raw.append((total, hits))
-    return raw
-
-
-def affinities(raw: list[tuple[float, list[float]]], context: float) -> list[list[float]]:
-    """Each segment's affinity (0..1) to each profile, read with its neighbours (weight ``context``),
-    which lend short segments ("班師。", "英雄惜英雄。") the evidence they lack on their own."""
+    found = [definition_pairs(d, norm, persons) for d in defs]
+    sets = [grams for grams, _ in found]
+    share = Counter(g for p in sets for g in p)
     out = []
-    for i in range(len(raw)):
-        total = 0.0
-        hits = [0.0] * len(raw[i][1])
-        for j in range(max(0, i - 1), min(len(raw), i + 2)):
-            w = 1.0 if i == j else context
-            total += w * raw[j][0]
-            hits = [h + w * x for h, x in zip(hits, raw[j][1], strict=True)]
-        out.append([h / total if total else 0.0 for h in hits])
+    for grams, named in found:
+        prior = 1.0 / max(1, len(grams))
+        weights = {}
+        for g in grams:
+            w = math.log(prior * total / (cf[g] + 0.5))
+            if w > 0:
+                weights[g] = w / share[g] * (name_weight if g in named else 1.0)
+        out.append(weights)
     return out
 
 
-def trim(labels: list[int], raw: list[tuple[float, list[float]]]) -> list[int]:
+def evidence(segments: tuple[Segment, ...], profiles: list[Profile]) -> list[list[float]]:
+    """For each segment, the weight of each profile's pairs it uses (each pair once)."""
+    return [[sum(p.get(g, 0.0) for g in pairs(seg.folded)) for p in profiles] for seg in segments]
+
+
+def breaks(segs: tuple[Segment, ...]) -> list[int]:
+    """The strength of the break before each segment, -1 inside a quotation (see ``segment``)."""
+    return [-1 if seg.quoted else seg.strength for seg in segs]
+
+
+def trim(labels: list[int], raw: list[list[float]], strength: list[int]) -> list[int]:
     """Give back to no episode the segments at a run's edge that only their neighbours put there.
 
-    Borrowed context must not carry an episode past its last own word: a
-    segment next to text in no episode, with no pair of its own in the
-    episode's profile, is in no episode either (repeated inward).
+    Borrowed context must not carry an episode past its last own word: a segment
+    next to text in no episode, with no pair of its own in the episode's profile,
+    is in no episode either (repeated inward) -- unless the break on its outer
+    side is the stronger one: the words that close a scene stay with it.
     """
     out = list(labels)
+    n = len(out)
     changed = True
     while changed:
         changed = False
         for i, k in enumerate(out):
-            if not k or raw[i][1][k - 1] > 0:
+            if not k or raw[i][k - 1] > 0:
                 continue
             before = out[i - 1] if i > 0 else 0
-            after = out[i + 1] if i + 1 < len(out) else 0
-            if before == 0 or after == 0:
+            after = out[i + 1] if i + 1 < n else 0
+            gap_before = strength[i] if i > 0 else SCENE + 1
+            gap_after = strength[i + 1] if i + 1 < n else SCENE + 1
+            if (
+                (before == 0 and after == k and gap_before <= gap_after)
+                or (after == 0 and before == k and gap_after <= gap_before)
+                or (before == 0 and after == 0)
+            ):
                 out[i] = 0
                 changed = True
     return out
 
 
-def label(
-    segs: tuple[Segment, ...], profiles: list[set[str]], idf: dict[str, float], lengths: list[int], params: Params
+def peak_density(segs: tuple[Segment, ...], raw: list[list[float]], quantile: float) -> float:
+    """How densely this witness words its episodes where it words them most densely: evidence per letter
+    of its segments, at ``quantile`` (letters weighing). Terse chronicles and wordy novels differ by
+    several times in it, so the price of a letter of text is set relative to it."""
+    dens = sorted(
+        (max(row) / len(seg.folded), len(seg.folded)) for seg, row in zip(segs, raw, strict=True) if seg.folded
+    )
+    total = sum(n for _, n in dens)
+    if not total:
+        return 0.0
+    seen = 0
+    for d, n in dens:
+        seen += n
+        if seen >= quantile * total:
+            return d
+    return dens[-1][0]
+
+
+def close_scenes(
+    labels: list[int], raw: list[list[float]], strength: list[int], lengths: list[int], share: float
 ) -> list[int]:
-    """One witness's labels (0 none, k episode k-1) against the current profiles."""
-    raw = evidence(segs, profiles, idf)
-    return trim(viterbi(affinities(raw, params.context), lengths, params), raw)
+    """Give an episode the unclaimed words that close (or open) its scene.
+
+    Text in no state at all (no episode, no context event) between the end of an
+    episode's run and the next scene break -- the emperor's last words, his
+    leaving -- stays with the episode, as do the words between a scene break and
+    the first word of an episode: if they use some word of the episode's own, and
+    are no longer than ``share`` of the run.
+    """
+    out = list(labels)
+    n = len(out)
+
+    def fits(a: int, b: int, k: int, run: int) -> bool:
+        return sum(lengths[a:b]) <= share * run and any(raw[x][k - 1] > 0 for x in range(a, b))
+
+    i = 0
+    while i < n:
+        if out[i] == 0:
+            i += 1
+            continue
+        k, start = out[i], i
+        while i < n and out[i] == k:
+            i += 1
+        run = sum(lengths[start:i])
+        j = i  # forward: none up to a scene break
+        while j < n and out[j] == 0 and strength[j] < SCENE:
+            j += 1
+        if j > i and (j == n or strength[j] >= SCENE) and fits(i, j, k, run):
+            out[i:j] = [k] * (j - i)
+        j = start  # backward: none since a scene break
+        while j > 0 and out[j - 1] == 0 and strength[j] < SCENE:
+            j -= 1
+        if j < start and (j == 0 or strength[j] >= SCENE) and out[j] == 0 and fits(j, start, k, run):
+            out[j:start] = [k] * (start - j)
+    return out
 
 
-def viterbi(scores: list[list[float]], lengths: list[int], params: Params) -> list[int]:
-    """Best label per segment: 0 is none, k is episode k-1."""
+def label(segs: tuple[Segment, ...], profiles: list[Profile], params: Params) -> list[int]:
+    """One witness's labels (0 none, k state k-1) against the current profiles."""
+    raw = evidence(segs, profiles)
+    strength = breaks(segs)
+    price = params.threshold * peak_density(segs, raw, params.peak)
+    emit = [[e - price * len(seg.folded) for e in row] for seg, row in zip(segs, raw, strict=True)]
+    labels = trim(viterbi(emit, strength, params), raw, strength)
+    return close_scenes(labels, raw, strength, [len(seg.folded) for seg in segs], params.scene_share)
+
+
+def viterbi(scores: list[list[float]], strength: list[int], params: Params) -> list[int]:
+    """Best label per segment (0 is none, k is episode k-1): evidence against the cost of each change,
+    which depends on the break where it happens (cheap at a scene break, dear inside a sentence,
+    prohibitive inside a quotation)."""
+    costs = {
+        -1: params.cost_quote,
+        CLAUSE: params.cost_clause,
+        SENTENCE: params.cost_sentence,
+        PARAGRAPH: params.cost_paragraph,
+        SCENE: params.cost_scene,
+    }
     k = len(scores[0]) + 1 if scores else 1
-    prev = [0.0] + [-params.enter_cost] * (k - 1)
+    prev = [0.0] + [-params.cost_scene] * (k - 1)
     back: list[list[int]] = []
-    for aff, n in zip(scores, lengths, strict=True):
-        emit = [0.0] + [n * (a - params.threshold) for a in aff]
+    for score, st in zip(scores, strength, strict=True):
+        emit = [0.0, *score]
+        change = costs[st]
         cur, ptr = [], []
         for j in range(k):
             best_i, best = 0, -math.inf
             for i in range(k):
-                cost = 0.0 if i == j else (params.switch_cost if i and j else params.enter_cost)
+                cost = 0.0 if i == j else change * (params.switch_share if i and j else 1.0)
                 v = prev[i] - cost
                 if v > best:
                     best_i, best = i, v
@@ -150,22 +240,23 @@ def families(segments: dict[str, tuple[Segment, ...]], copy: float) -> dict[str,
 
 
 def expand(
-    profiles: list[set[str]],
+    profiles: list[Profile],
     segments: dict[str, tuple[Segment, ...]],
     labels: dict[str, list[int]],
     family: dict[str, str],
     df: Counter[str],
     n_docs: int,
     lift: float,
-) -> list[set[str]]:
+) -> list[Profile]:
     """Add to each profile the pairs that the witnesses' own tellings of it share.
 
-    A pair joins episode k's profile when segments labelled k in at least two
-    families of witnesses use it (copies of one text are one family: they are
-    no independent evidence) and it is at least ``lift`` times more frequent inside
+    A pair joins episode k's profile when at least three segments labelled k, in
+    at least two families of witnesses, use it (copies of one text are one family:
+    they are no independent evidence) and it is at least ``lift`` times more frequent inside
     the episode than outside it: vocabulary the retellings have in common
-    (杨万春's 城楼, 父皇, 战袍) but the definition did not foresee. ``df`` counts
-    the segments using each pair in the whole corpus, of ``n_docs`` segments.
+    (杨万春's 城楼, 父皇, 战袍) but the definition did not foresee. Its weight is
+    the log of that ratio, never more than the definition's own heaviest pair.
+    ``df`` counts the segments using each pair in the whole corpus, of ``n_docs``.
     """
     inside: list[dict[str, set[str]]] = [{} for _ in profiles]
     count_in: list[Counter[str]] = [Counter() for _ in profiles]
@@ -180,34 +271,39 @@ def expand(
                     inside[k - 1].setdefault(g, set()).add(family[siglum])
     out = []
     for k, p in enumerate(profiles):
-        extra = set()
+        grown = dict(p)
+        ceiling = max(p.values(), default=0.0)
         for g, wits in inside[k].items():
-            if len(wits) < 2:
+            if len(wits) < 2 or g in p or count_in[k][g] < 3:
                 continue
-            rate_in = count_in[k][g] / size_in[k]
+            rate_in = (count_in[k][g] - 1) / size_in[k]  # one use discounted: a chance pair is not vocabulary
             rate_out = (df[g] - count_in[k][g] + 1) / (n_docs - size_in[k] + 1)
             if rate_in >= lift * rate_out:
-                extra.add(g)
-        out.append(p | extra)
+                grown[g] = min(ceiling, math.log(rate_in / rate_out))
+        out.append(grown)
     return out
 
 
 def assign(
-    segments: dict[str, tuple[Segment, ...]], defs: tuple[EpisodeDef, ...], norm: Normaliser, params: Params
+    segments: dict[str, tuple[Segment, ...]],
+    defs: tuple[EpisodeDef, ...],
+    norm: Normaliser,
+    params: Params,
+    persons: tuple[str, ...] = (),
 ) -> dict[str, tuple[str | None, ...]]:
-    """The episode id (or None) of every segment, per witness: a first pass, then one refined."""
+    """The episode id (or None) of every segment, per witness: a first pass, then refined ones."""
     df: Counter[str] = Counter()
+    cf: Counter[str] = Counter()
     n_docs = 0
     for segs in segments.values():
         for seg in segs:
             df.update(pairs(seg.folded))
+            cf.update(seg.folded[i : i + 2] for i in range(len(seg.folded) - 1))
             n_docs += 1
-    idf = {g: math.log((n_docs + 1) / (c + 1)) + 1.0 for g, c in df.items()}
-    profiles = [profile(d, norm) for d in defs]
-    lengths = {s: [len(x.folded) for x in segs] for s, segs in segments.items()}
-    labels = {s: label(segs, profiles, idf, lengths[s], params) for s, segs in segments.items()}
+    profiles = profiles_of(defs, norm, persons, cf, max(1, sum(cf.values())), params.name_weight)
+    labels = {s: label(segs, profiles, params) for s, segs in segments.items()}
     family = families(segments, params.copy)
     for _ in range(params.rounds):
         profiles = expand(profiles, segments, labels, family, df, n_docs, params.lift)
-        labels = {s: label(segs, profiles, idf, lengths[s], params) for s, segs in segments.items()}
-    return {s: tuple(defs[j - 1].id if j else None for j in labels[s]) for s in segments}
+        labels = {s: label(segs, profiles, params) for s, segs in segments.items()}
+    return {s: tuple(defs[j - 1].id if j and not defs[j - 1].context else None for j in labels[s]) for s in segments}

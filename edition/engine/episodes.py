@@ -1,4 +1,10 @@
-"""The episode definitions: the editor's ``episodes.yaml``, checked."""
+"""The episode definitions: the editor's ``episodes.yaml``, checked.
+
+Besides the episodes, the file may describe the *context*: other events the
+witnesses tell around the episodes (the siege before, the campaign's tally, the
+journey home). Text telling them belongs to no episode; describing them lets the
+assignment recognise it as such instead of pulling it into the nearest episode.
+"""
 
 from __future__ import annotations
 
@@ -6,42 +12,45 @@ import re
 from pathlib import Path
 
 from ..errors import EditionError
-from .datafile import check_keys, entries, read_yaml, text_field, texts_field
+from .datafile import Entry, check_keys, read_yaml, sections, text_field, texts_field
 from .model import EpisodeDef
 
 _KEYS = {"id", "title", "description", "cues", "examples", "base", "order"}
+_CONTEXT_KEYS = {"id", "title", "description", "cues", "examples"}
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 
 
-def load_episodes(path: Path) -> tuple[EpisodeDef, ...]:
-    """Episodes in narrative order (``order:`` if given, else their order in the file)."""
-    defs = []
+def _definition(path: Path, entry: Entry, n: int, where: str, seen: set[str], context: bool) -> EpisodeDef:
+    check_keys(path, entry, _CONTEXT_KEYS if context else _KEYS, where)
+    eid = text_field(path, entry, "id", where, required=True)
+    if not _ID.match(eid):
+        raise EditionError(path, f"{where}: id '{eid}' must be letters, digits, '-' or '_'", entry.line_of("id"))
+    if eid in seen:
+        raise EditionError(path, f"{where}: duplicate id '{eid}'", entry.line_of("id"))
+    seen.add(eid)
+    where = f"{'context' if context else 'episode'} '{eid}'"
+    order = entry.get("order", n)
+    if not isinstance(order, int) or isinstance(order, bool):
+        raise EditionError(path, f"{where}: 'order' must be a whole number", entry.line_of("order"))
+    return EpisodeDef(
+        id=eid,
+        title=text_field(path, entry, "title", where, required=not context) or eid,
+        order=order,
+        description=text_field(path, entry, "description", where),
+        cues=texts_field(path, entry, "cues", where),
+        examples=texts_field(path, entry, "examples", where),
+        base=text_field(path, entry, "base", where) or None,
+        line=entry.line,
+        context=context,
+    )
+
+
+def load_episodes(path: Path) -> tuple[tuple[EpisodeDef, ...], tuple[EpisodeDef, ...]]:
+    """The episodes in narrative order (``order:`` if given, else their order in the file), and the context."""
+    parts = sections(path, read_yaml(path), {"episodes", "context"})
     seen: set[str] = set()
-    for n, entry in enumerate(entries(path, read_yaml(path), "episodes"), 1):
-        where = f"episode entry {n}"
-        check_keys(path, entry, _KEYS, where)
-        eid = text_field(path, entry, "id", where, required=True)
-        if not _ID.match(eid):
-            raise EditionError(path, f"{where}: id '{eid}' must be letters, digits, '-' or '_'", entry.line_of("id"))
-        if eid in seen:
-            raise EditionError(path, f"{where}: duplicate episode id '{eid}'", entry.line_of("id"))
-        seen.add(eid)
-        where = f"episode '{eid}'"
-        order = entry.get("order", n)
-        if not isinstance(order, int) or isinstance(order, bool):
-            raise EditionError(path, f"{where}: 'order' must be a whole number", entry.line_of("order"))
-        defs.append(
-            EpisodeDef(
-                id=eid,
-                title=text_field(path, entry, "title", where, required=True),
-                order=order,
-                description=text_field(path, entry, "description", where),
-                cues=texts_field(path, entry, "cues", where),
-                examples=texts_field(path, entry, "examples", where),
-                base=text_field(path, entry, "base", where) or None,
-                line=entry.line,
-            )
-        )
+    defs = [_definition(path, e, n, f"episode entry {n}", seen, False) for n, e in enumerate(parts["episodes"], 1)]
     if not defs:
         raise EditionError(path, "defines no episode")
-    return tuple(sorted(defs, key=lambda d: (d.order, d.id)))
+    context = [_definition(path, e, n, f"context entry {n}", seen, True) for n, e in enumerate(parts["context"], 1)]
+    return tuple(sorted(defs, key=lambda d: (d.order, d.id))), tuple(context)

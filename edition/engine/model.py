@@ -76,7 +76,7 @@ class Token:
 
 @dataclass(frozen=True)
 class Segment:
-    """A sentence or clause of one witness: ``witness.text[start:end]``."""
+    """A clause (or a run of clauses) of one witness: ``witness.text[start:end]``."""
 
     siglum: str
     index: int  # position among the witness's segments
@@ -86,7 +86,10 @@ class Segment:
     folded: str  # the compared form of its letters: tokens.n[lo:hi]
     paragraph: int
     lo: int = 0  # its letters in the witness's Tokens: lo:hi
-    hi: int = 0  # index of the line/paragraph the segment starts in
+    hi: int = 0
+    sentence: int = 0  # index of the sentence it belongs to
+    strength: int = 1  # of the break before it: 0 clause, 1 sentence, 2 paragraph, 3 scene (segment.CLAUSE…)
+    quoted: bool = False  # inside a quotation (no episode boundary falls before it)
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,7 @@ class EpisodeDef:
     examples: tuple[str, ...] = ()
     base: str | None = None
     line: int = 0  # where the editor wrote it, for error messages
+    context: bool = False  # another event told around the episodes: its text belongs to no episode
 
 
 @dataclass(frozen=True)

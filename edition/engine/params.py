@@ -24,15 +24,24 @@ def p(default: float, doc: str):
 @dataclass(frozen=True)
 class Params:
     # segment: how a witness is cut into sentences and clauses
-    max_len: int = p(80, "A sentence longer than this (characters) is cut at clause marks.")
-    min_clause: int = p(12, "...into pieces no shorter than this.")
-    hard_len: int = p(200, "A run with no marks at all is cut at this length.")
+    bare_run: int = p(12, "A run of more letters than this with no mark is cut where other witnesses break or at cues.")
+    key_len: int = p(3, "Letters on each side of another witness's break that must match for it to cut a bare run.")
+    opening_len: int = p(5, "...or first letters of another witness's sentence that must match.")
 
     # assign: which episode each segment tells
-    threshold: float = p(0.03, "Affinity a segment needs, per character, to favour an episode over none.")
-    enter_cost: float = p(2.0, "Cost (characters of evidence) of entering or leaving an episode.")
-    switch_cost: float = p(1.0, "Cost of moving straight from one episode to another.")
+    threshold: float = p(0.1, "Price of a letter, as a share of the witness's peak evidence density (see peak).")
+    peak: float = p(0.95, "Quantile of a witness's segments' evidence density taken as its peak.")
+    cost_scene: float = p(1.0, "Cost (characters of evidence) of entering or leaving an episode at a scene break.")
+    cost_paragraph: float = p(6.0, "...at a paragraph break.")
+    cost_sentence: float = p(12.0, "...between two sentences of a paragraph.")
+    cost_clause: float = p(16.0, "...between two clauses of a sentence.")
+    cost_quote: float = p(40.0, "...inside a quotation.")
+    switch_share: float = p(0.5, "Share of those costs that moving straight from one episode to another costs.")
     context: float = p(0.2, "Weight of each neighbouring segment in a segment's affinity.")
+    scene_share: float = p(
+        0.5, "Unclaimed text closing or opening an episode's scene joins it, up to this share of its run."
+    )
+    name_weight: float = p(0.25, "Weight, in an episode's profile, of the pairs of a person's name (who, not what).")
     lift: float = p(16.0, "How much likelier inside an episode a pair must be to join its profile.")
     rounds: int = p(1, "Refinement passes of the episode profiles.")
     copy: float = p(0.8, "Share of character pairs two witnesses must share to count as copies of one text.")

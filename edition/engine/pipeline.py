@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 from ..errors import EditionError
-from .align import align
+from .align import align, sentences
 from .assign import assign
 from .load import load_witnesses
 from .model import Edition, EpisodeDef, EpisodeResult, Row, Segment, Span, Witness
@@ -97,14 +97,18 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
         "normalise",
         lambda: {w.siglum: cache.get(("tokens", *keys[w.siglum]), lambda w=w: norm.tokenise(w)) for w in witnesses},
     )
-    segments = timed(
-        "segment",
-        lambda: {s: cache.get(("segment", *keys[s]), lambda t=t: segment(t, params)) for s, t in tokens.items()},
-    )
+    segments = timed("segment", lambda: cache.get(("segment", tuple(keys.values())), lambda: segment(tokens, params)))
     labels = timed(
         "episodes",
         lambda: cache.get(
-            ("episodes", tuple(keys.values())), lambda: assign(segments, resources.episodes, norm, params)
+            ("episodes", tuple(keys.values())),
+            lambda: assign(
+                segments,
+                resources.episodes + resources.context,
+                norm,
+                params,
+                tuple(resources.register.names(norm, "person")),
+            ),
         ),
     )
 
@@ -112,7 +116,9 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
     results = []
     for d in resources.episodes:
         cells = {
-            w.siglum: [s for s, e in zip(segments[w.siglum], labels[w.siglum], strict=True) if e == d.id]
+            w.siglum: sentences(
+                [s for s, e in zip(segments[w.siglum], labels[w.siglum], strict=True) if e == d.id], w.text
+            )
             for w in witnesses
         }
         base = choose_base(d, witnesses, cells)

@@ -18,12 +18,15 @@ from ..errors import EditionError
 from .datafile import read_text, tsv_rows
 from .episodes import load_episodes
 from .model import EpisodeDef
+from .normalise import Normaliser
 from .params import Params, load_params
+from .register import Register, load_register
 
 EPISODES = "episodes.yaml"
 VARIANTS = "variants.tsv"
 SURNAMES = "surnames.txt"
 PARAMETERS = "parameters.yaml"
+REGISTER = "register.yaml"
 
 
 @dataclass(frozen=True)
@@ -31,9 +34,11 @@ class Resources:
     """Everything a build needs besides the witnesses, and a digest of it for caches."""
 
     episodes: tuple[EpisodeDef, ...]
+    context: tuple[EpisodeDef, ...]  # other events told around the episodes (see episodes.py)
     variants: dict[str, str] = field(hash=False)  # variant character -> the form compared
     surnames: tuple[str, ...]
     params: Params
+    register: Register
     files: tuple[Path, ...]  # every file read, for the method page and for error messages
     digest: str  # of the content of every file read: equal digests, equal resources
 
@@ -74,15 +79,22 @@ def load_resources(folders: Sequence[Path], episodes_file: Path | None = None) -
         variant_paths.append(own)
     surnames_path = find(SURNAMES, folders) or engine_data(SURNAMES)
     params_path = find(PARAMETERS, folders)
-    files = tuple(p for p in (episodes_path, *variant_paths, surnames_path, params_path) if p is not None)
+    register_path = find(REGISTER, folders)
+    files = tuple(
+        p for p in (episodes_path, *variant_paths, surnames_path, params_path, register_path) if p is not None
+    )
     digest = hashlib.sha256()
     for p in files:
         digest.update(p.name.encode() + b"\0" + read_text(p).encode() + b"\0")
+    episodes, context = load_episodes(episodes_path)
+    variants = load_variants(variant_paths)
     return Resources(
-        episodes=load_episodes(episodes_path),
-        variants=load_variants(variant_paths),
+        episodes=episodes,
+        context=context,
+        variants=variants,
         surnames=load_surnames(surnames_path),
         params=load_params(params_path),
+        register=load_register(register_path, Normaliser(variants)),
         files=files,
         digest=digest.hexdigest(),
     )

@@ -1,60 +1,241 @@
-"""Split a witness into sentences, and over-long sentences into clauses.
+"""Cut every witness into clauses, and say how strong the break before each one is.
 
-Boundaries come from the text itself: sentence-final marks (with the closing
-quotes that follow them), line ends, and, for long runs, clause marks. A line
-with no marks at all is cut into chunks of at most ``hard_len`` characters, so
-nothing downstream ever sees an unbounded segment.
+The layout is not trusted. A line break ends a paragraph only where the text does
+not run on: in a witness whose lines mostly end mid-phrase (a transcription that
+keeps the printed columns), a line joins the next unless it ends a sentence or is
+markedly shorter than the others. Within a paragraph, sentences end at final marks;
+clauses at clause marks. A run with no marks at all (unpunctuated classical text) is
+cut where another witness's sentence or clause ends between the same words, and at
+the points classical prose marks itself (a cyclical day, a month, a final particle);
+never at a fixed length.
+
+Each clause records the strength of the break before it (``CLAUSE`` < ``SENTENCE``
+< ``PARAGRAPH`` < ``SCENE``, a paragraph that opens with a change of time) and
+whether it lies inside a quotation, so episode boundaries can prefer scene breaks
+and never fall inside a speech.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from statistics import median
+
 from .model import Segment, Tokens
 from .params import Params
 
+CLAUSE, SENTENCE, PARAGRAPH, SCENE = 0, 1, 2, 3
+
 FINAL = set("。！？!?；;…")
 CLOSERS = set("”」』’\"')）》〉】")
-CLAUSE = set("，,：:、")
+OPENERS = set("“「『‘（(《〈【")
+QUOTE_OPEN = set("“「『")
+QUOTE_CLOSE = set("”」』")
+CLAUSE_MARKS = set("，,：:")
+INDENT = "\u3000"
+
+# Compared (Simplified) forms: where classical prose marks a new sentence or a new time.
+_STEMS, _BRANCHES = "甲乙丙丁戊己庚辛壬癸", "子丑寅卯辰巳午未申酉戌亥"
+CYCLICAL = {_STEMS[i % 10] + _BRANCHES[i % 12] for i in range(60)}
+_MONTH = re.compile(r"(?:[春夏秋冬])?(?:闰)?(?:正|十[一二]|[一二三四五六七八九十])月")
+_TIME_WORDS = re.compile(
+    r"(?:第[二三四五六七八九十]+[日天]|次日|翌日|明日|是日|是夜|当夜|当晚|这日|这天|[数几]日[后後]|次年|是岁|是月|"
+    r"[一二三四五六七八九十廿]{2,}[日号]|初[一二三四五六七八九十])"
+)
+PARTICLES = set("也矣焉耳哉乎")
 
 
-def _sentences(line: str) -> list[tuple[int, int]]:
-    """Sentence spans within one line (a final mark plus any closers ends one)."""
-    spans = []
-    start = 0
-    i = 0
-    n = len(line)
-    while i < n:
-        if line[i] in FINAL:
+@dataclass(frozen=True)
+class Cut:
+    """A clause of a witness and the break before it."""
+
+    start: int
+    end: int
+    strength: int
+    paragraph: int
+    sentence: int
+    quoted: bool
+
+
+def _lines(text: str) -> list[tuple[int, int]]:
+    """Physical lines as (start, end) offsets, newline excluded."""
+    out, pos = [], 0
+    for line in text.split("\n"):
+        out.append((pos, pos + len(line)))
+        pos += len(line) + 1
+    return out
+
+
+def _runs_on(text: str, lines: list[tuple[int, int]]) -> list[bool]:
+    """For each line, whether the text runs on into the next line (a layout break, not a paragraph end).
+
+    Only in a wrapped witness: most of its non-empty lines end without a final mark. There a line runs on
+    unless it ends a sentence, is short (under two thirds of the median length: a paragraph's last line),
+    or the next line is blank or indented while most lines are not.
+    """
+    body = [(s, e) for s, e in lines if text[s:e].strip()]
+    if len(body) < 3:
+        return [False] * len(lines)
+    ends = [text[s:e].rstrip()[-1] for s, e in body]
+    open_ended = sum((ch not in FINAL and ch not in CLOSERS) or ch in ")）" for ch in ends)
+    if open_ended < 0.5 * len(body):
+        return [False] * len(lines)
+    width = median(len(text[s:e].strip()) for s, e in body)
+    indented = sum(text[s:e].startswith((INDENT, " ", "\t")) for s, e in body)
+    indent_means_paragraph = indented < 0.5 * len(body)
+    out = []
+    for k, (s, e) in enumerate(lines):
+        line = text[s:e].strip()
+        nxt = text[lines[k + 1][0] : lines[k + 1][1]] if k + 1 < len(lines) else ""
+        last = line[-1] if line else ""
+        out.append(
+            bool(line)
+            and bool(nxt.strip())
+            and not (last in FINAL or (last in CLOSERS and last not in ")）" and len(line) > 1 and line[-2] in FINAL))
+            and len(line) >= 2 * width / 3
+            and not (indent_means_paragraph and nxt.startswith((INDENT, " ", "\t")))
+        )
+    return out
+
+
+def paragraphs(text: str) -> list[tuple[int, int]]:
+    """Logical paragraphs: physical lines joined where the text runs on."""
+    lines = _lines(text)
+    joins = _runs_on(text, lines)
+    out: list[tuple[int, int]] = []
+    start = None
+    for (s, e), runs_on in zip(lines, joins, strict=True):
+        if start is None:
+            start = s
+        if not runs_on:
+            out.append((start, e))
+            start = None
+    return [(s, e) for s, e in out if text[s:e].strip()]
+
+
+def _marked_pieces(text: str, start: int, end: int) -> Iterator[tuple[int, int, int]]:
+    """(start, end, strength) of the clauses of one paragraph, from its marks alone."""
+    piece = start
+    strength = PARAGRAPH
+    i = start
+    while i < end:
+        ch = text[i]
+        if ch in FINAL or ch in CLAUSE_MARKS or ch in ")）":
             j = i + 1
-            while j < n and (line[j] in FINAL or line[j] in CLOSERS):
+            while j < end and (text[j] in FINAL or text[j] in CLOSERS or text[j].isspace()):
                 j += 1
-            spans.append((start, j))
-            start = i = j
+            if ch in ")）" and j < end and text[j] in "(（":  # a note split by the layout: no break
+                i = j
+                continue
+            final = ch in FINAL or any(c in FINAL for c in text[i:j])
+            yield piece, j, strength
+            strength = SENTENCE if final else CLAUSE
+            piece = i = j
         else:
             i += 1
-    if start < n:
-        spans.append((start, n))
-    return spans
+    if piece < end:
+        yield piece, end, strength
 
 
-def _clauses(text: str, start: int, end: int, params: Params) -> list[tuple[int, int]]:
-    """Cut an over-long sentence at clause marks, then hard-cut mark-less runs."""
-    if end - start <= params.max_len:
-        return [(start, end)]
-    pieces = []
-    cur = start
-    least = params.min_clause
-    for i in range(start, end):
-        if text[i] in CLAUSE and i + 1 - cur >= least and end - (i + 1) >= least:
-            pieces.append((cur, i + 1))
-            cur = i + 1
-    pieces.append((cur, end))
-    out = []
-    for s, e in pieces:
-        while e - s > params.hard_len:
-            out.append((s, s + params.hard_len))
-            s += params.hard_len
-        out.append((s, e))
+def _cue_cuts(n: str) -> Iterator[tuple[int, int]]:
+    """(letter index, strength) where classical prose opens a sentence: a cyclical day, a month, after a particle."""
+    for i in range(1, len(n)):
+        two = n[i : i + 2]
+        if (
+            two in CYCLICAL
+            or (_MONTH.match(n, i) and (i < 1 or n[i - 1] not in "正十一二三四五六七八九"))
+            or (n[i - 1] in PARTICLES and n[i] not in PARTICLES and i >= 3)
+        ):
+            yield i, SENTENCE
+
+
+OPENING = "\x01"  # marks a key made of a sentence's first letters alone
+
+
+def _boundary_keys(tokens: Tokens, cuts: list[tuple[int, int, int]], k: int, m: int) -> dict[str, int]:
+    """Where this witness's marks break the text, as keys a bare run can be searched for: the ``k``
+    letters before and after each break, and the first ``m`` letters of each sentence (``OPENING`` + them)."""
+    keys: dict[str, int] = {}
+    n = tokens.n
+    for s, _, strength in cuts:
+        i = tokens.index(s)
+        st = min(strength, SENTENCE)
+        if k <= i and i + k <= len(n):
+            key = n[i - k : i + k]
+            keys[key] = max(keys.get(key, -1), st)
+        if st == SENTENCE and i + m <= len(n):
+            keys[OPENING + n[i : i + m]] = SENTENCE
+    return keys
+
+
+def _time_opens(n: str) -> bool:
+    """Whether a paragraph's first letters (compared form) say that time has moved on."""
+    head = n[:6]
+    return bool(head[:2] in CYCLICAL or _MONTH.match(head) or _TIME_WORDS.match(head))
+
+
+def cut_witness(tokens: Tokens, params: Params, keys: dict[str, int]) -> list[Cut]:
+    """The clauses of one witness; ``keys`` are other witnesses' breaks (see ``_boundary_keys``)."""
+    text = tokens.text
+    out: list[Cut] = []
+    sentence = -1
+    for p, (ps, pe) in enumerate(paragraphs(text)):
+        quote = 0
+        for s, e, strength in _marked_pieces(text, ps, pe):
+            s, e = _trim(text, s, e)
+            if s >= e:
+                continue
+            pieces = _split_bare(tokens, s, e, strength, params, keys)
+            for cs, ce, st in pieces:
+                if st >= SENTENCE or sentence < 0:
+                    sentence += 1
+                if st >= SENTENCE and quote == 0 and _time_opens(tokens.n[tokens.index(cs) : tokens.index(ce) + 6]):
+                    st = SCENE
+                out.append(Cut(cs, ce, st, p, sentence, quote > 0 and st < PARAGRAPH))
+                for ch in text[cs:ce]:
+                    if ch in QUOTE_OPEN:
+                        quote += 1
+                    elif ch in QUOTE_CLOSE:
+                        quote = max(0, quote - 1)
     return out
+
+
+def _split_bare(
+    tokens: Tokens, s: int, e: int, strength: int, params: Params, keys: dict[str, int]
+) -> list[tuple[int, int, int]]:
+    """A piece with a long unpunctuated run, cut where other witnesses break and at classical cues."""
+    lo, hi = tokens.index(s), tokens.index(e)
+    if hi - lo <= params.bare_run:
+        return [(s, e, strength)]
+    n, at = tokens.n, tokens.at
+    k = params.key_len
+    found: dict[int, int] = {}
+    m = params.opening_len
+    for i in range(lo + 1, hi - 1):
+        st = keys.get(n[i - k : i + k]) if i >= lo + k and i + k <= hi else None
+        opening = keys.get(OPENING + n[i : i + m]) if i + m <= hi else None
+        best = max(x for x in (st, opening, -1) if x is not None)
+        if best >= 0:
+            found[i] = max(found.get(i, -1), best)
+    for i, st in _cue_cuts(n[lo:hi]):
+        found.setdefault(lo + i, st)
+    cuts = sorted(i for i in found if lo + 2 <= i <= hi - 2)
+    out: list[tuple[int, int, int]] = []
+    start, st0 = s, strength
+    last = lo
+    for i in cuts:
+        if i - last < 2:
+            continue
+        out.append((start, at[i], st0))
+        start, st0, last = at[i], found[i], i
+    out.append((start, e, st0))
+    return [(a, b, st) for a, b, st in (*(_trim_piece(tokens.text, a, b, st) for a, b, st in out),) if a < b]
+
+
+def _trim_piece(text: str, s: int, e: int, st: int) -> tuple[int, int, int]:
+    s, e = _trim(text, s, e)
+    return s, e, st
 
 
 def _trim(text: str, s: int, e: int) -> tuple[int, int]:
@@ -65,19 +246,40 @@ def _trim(text: str, s: int, e: int) -> tuple[int, int]:
     return s, e
 
 
-def segment(tokens: Tokens, params: Params) -> tuple[Segment, ...]:
-    """The witness's segments, in order; together they hold every non-space character."""
-    text = tokens.text
-    segments: list[Segment] = []
-    pos = 0
-    for paragraph, line in enumerate(text.split("\n")):
-        for s, e in _sentences(line):
-            for cs, ce in _clauses(text, pos + s, pos + e, params):
-                cs, ce = _trim(text, cs, ce)
-                if cs < ce:
-                    lo, hi = tokens.index(cs), tokens.index(ce)
-                    segments.append(
-                        Segment(tokens.siglum, len(segments), cs, ce, text[cs:ce], tokens.n[lo:hi], paragraph, lo, hi)
-                    )
-        pos += len(line) + 1
-    return tuple(segments)
+def segment(tokens: dict[str, Tokens], params: Params) -> dict[str, tuple[Segment, ...]]:
+    """Every witness's clauses, in order; together they hold every non-space character of it."""
+    marked = {}
+    for siglum, t in tokens.items():
+        pieces = []
+        for ps, pe in paragraphs(t.text):
+            pieces += list(_marked_pieces(t.text, ps, pe))
+        marked[siglum] = pieces
+    out = {}
+    for siglum, t in tokens.items():
+        keys: dict[str, int] = {}
+        for other, pieces in marked.items():
+            if other != siglum:
+                for key, st in _boundary_keys(tokens[other], pieces, params.key_len, params.opening_len).items():
+                    keys[key] = max(keys.get(key, -1), st)
+        cuts = cut_witness(t, params, keys)
+        segs = []
+        for c in cuts:
+            lo, hi = t.index(c.start), t.index(c.end)
+            segs.append(
+                Segment(
+                    siglum,
+                    len(segs),
+                    c.start,
+                    c.end,
+                    t.text[c.start : c.end],
+                    t.n[lo:hi],
+                    c.paragraph,
+                    lo,
+                    hi,
+                    c.sentence,
+                    c.strength,
+                    c.quoted,
+                )
+            )
+        out[siglum] = tuple(segs)
+    return out

@@ -1,21 +1,35 @@
 """Render the site's generated pages from the ``edition-export/1`` contract and the witness texts.
 
-Pure functions: the same export gives byte-identical pages. Every piece of witness
-text goes through ``html.escape`` inside a raw HTML block, so Markdown never reads
-it (no emphasis, headings, links, tables, attribute lists or footnotes can come
-from a witness). Links inside the raw blocks are written for MkDocs' directory
-URLs (``use_directory_urls: true``), because MkDocs does not rewrite raw HTML.
+Python prepares plain data (dicts and lists of strings and numbers) for each page; the Jinja2
+templates in ``templates/`` turn it into Markdown pages, through one environment with autoescaping
+on: every value a template prints is HTML-escaped unless it is the output of another template's
+macro. The pages are Markdown whose body is raw HTML blocks (block-level elements, each on one line),
+which Python-Markdown passes through without reading them, so witness and catalogue text can never
+become Markdown (no emphasis, headings, links, tables, attribute lists, snippets or footnotes).
+``md_in_html`` is not enabled, so the blocks carry no ``markdown`` attribute. Links inside the blocks
+are written for MkDocs' directory URLs (``use_directory_urls: true``): MkDocs does not rewrite raw HTML.
+
+Pure functions: the same export gives byte-identical pages. Each page is kept in the cache passed in
+(``mkdocs serve`` passes one that lives across rebuilds), keyed by a digest of exactly what the page
+is made from, so after an edit to one witness only the pages whose input changed are rendered again.
 """
 
 from __future__ import annotations
 
+import bisect
+import functools
 import itertools
 import json
 import re
-from html import escape
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
-from ..engine.convert import to_simplified, to_traditional
+import jinja2
+from markupsafe import Markup, escape
+
+from .cache import SiteCache
+from .script_forms import Cache, ScriptForms, digest
 
 CLASSES = ("substantive", "addition", "omission", "orthographic", "punctuation")
 CLASS_LABELS = {
@@ -28,7 +42,34 @@ CLASS_LABELS = {
 TAG_LABELS = {"name": "人名", "number": "數字", "date": "時日", "place": "地名"}
 SCRIPT_LABELS = {"Hant": "繁體", "Hans": "簡體", "mixed": "繁簡混"}
 LEMMA_MAX = 16  # a longer lemma is shown as its first and last characters; the table has it in full
+TEMPLATES = Path(__file__).parent / "templates"
 _SAFE = re.compile(r"^[A-Za-z0-9_-]+$")
+# Characters PyYAML does not accept raw, or reads as line breaks inside a quoted scalar.
+_YAML_UNSAFE = re.compile("[^\t\n\r\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029]")
+
+Span = tuple[int, int, int, str]  # (start, end, note number, class) of a note in one witness's text
+
+
+def _title_yaml(value: str) -> Markup:
+    """A page title for the front matter: HTML-escaped, because MkDocs' themes insert ``page.title``
+    as HTML (nav, ``<title>``, ``<h1>``), then a JSON string, which YAML reads back unchanged."""
+    quoted = json.dumps(str(escape(value)), ensure_ascii=False)
+    return Markup(_YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted))
+
+
+ENV = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(TEMPLATES),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+    auto_reload=False,  # templates are read once per process, like this module; the cache keys include them
+)
+ENV.filters["title_yaml"] = _title_yaml
+# The templates are part of every page's input: a key made with them can never serve an older rendering.
+MACROS = ENV.get_template("macros.html.jinja").module  # its macros, called from Python for cached fragments
+TEMPLATES_DIGEST = digest("\0".join(f"{p.name}\0{p.read_text('utf-8')}" for p in sorted(TEMPLATES.glob("*.jinja"))))
 
 
 def witness_page(siglum: str, index: int) -> str:
@@ -40,307 +81,293 @@ def episode_page(episode_id: str) -> str:
     return f"episodes/{episode_id}.md"
 
 
-def _url(page: str) -> str:
-    """Site-root-relative directory URL of a page path (``episodes/x.md`` → ``episodes/x/``)."""
-    return page.removesuffix(".md") + "/"
+def _url(page: str, depth: int) -> str:
+    """Directory URL of a page path from a page ``depth`` folders deep (``episodes/x.md`` → ``../episodes/x/``)."""
+    return "../" * depth + page.removesuffix(".md") + "/"
 
 
 def _chars(text: str) -> int:
     """Amount of text as readers count it: characters other than whitespace."""
-    return sum(not c.isspace() for c in text)
+    return len("".join(text.split()))
 
 
-def _front(title: str) -> str:
-    """Front matter: the title (JSON strings are YAML), so no Markdown heading is parsed; no TOC, tables need room."""
-    return f"---\ntitle: {json.dumps(title, ensure_ascii=False)}\nhide: [toc]\n---\n\n"
+def _key(kind: str, inputs: Any) -> tuple:
+    """A cache key made of everything a page or a fragment is rendered from, and of the templates."""
+    data = json.dumps(inputs, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return ("site-page", kind, TEMPLATES_DIGEST, digest(data))
 
 
-def _text(text: str) -> str:
-    """Escaped witness text; a span carrying its Traditional and Simplified display forms if they differ."""
-    esc = escape(text)
-    trad, simp = to_traditional(text), to_simplified(text)
-    if trad == text and simp == text:
-        return esc
-    return f'<span class="t" data-t="{escape(trad)}" data-s="{escape(simp)}">{esc}</span>'
+class _Pages:
+    """The pages of one render, each page and each row of an episode kept in ``cache``."""
+
+    def __init__(self, cache: Cache) -> None:
+        self.cache = cache
+        self.forms = ScriptForms(cache)
+
+    def page(self, path: str, inputs: Any, context: Callable[[], dict[str, Any]], template: str) -> str:
+        """A page rendered from ``context()``, or taken from the cache when its ``inputs`` are unchanged."""
+        return self.cache.get(_key(path, inputs), lambda: ENV.get_template(template).render(context()))
+
+    def fragment(self, kind: str, inputs: Any, render: Callable[[], Markup]) -> tuple[str, Markup]:
+        """A piece of a page rendered by a macro (``Markup``: escaped by the template), and its key's digest."""
+        key = _key(kind, inputs)
+        return key[-1], self.cache.get(key, render)
+
+    # --- text ---------------------------------------------------------------------------------------------------
+
+    def piece(self, text: str, covering: Sequence[Sequence[Any]] = (), br: bool = False) -> dict[str, Any]:
+        """A piece of witness text for the ``pieces`` macro: its Traditional and Simplified forms (None when
+        both are the text itself), whether a line break comes before it, and the notes over it (``[start,
+        end, number, class]``): the innermost (then first) one it links to, all their numbers and classes.
+        A gap (an omission's place) is an empty piece under a note."""
+        t, s = self.forms.forms(text)
+        piece = {"text": text, "t": t, "s": s, "br": br, "note": None, "notes": "", "classes": "", "gap": False}
+        if t == text and s == text:
+            piece["t"] = piece["s"] = None
+        if covering:
+            piece["note"] = min(covering, key=lambda n: (n[1] - n[0], n[2]))[2]
+            piece["notes"] = " ".join(f"n{k}" for k in sorted({n[2] for n in covering}))
+            piece["classes"] = " ".join(f"v-{c}" for c in sorted({n[3] for n in covering}))
+            piece["gap"] = not text
+        return piece
+
+    def lines(self, text: str) -> list[dict[str, Any]]:
+        """A passage as pieces, one per line, each after a line break but the first."""
+        return [self.piece(line, br=i > 0) for i, line in enumerate(text.split("\n"))]
+
+    def alt(self, text: str) -> str:
+        """The other-script forms of ``text``, for search (empty when there are none)."""
+        return " ".join(sorted(set(self.forms.forms(text)) - {text}))
+
+    def segment(self, text: str, spans: list[list]) -> list[dict[str, Any]]:
+        """A segment split at every note boundary inside it; a zero-width span becomes a caret at its place.
+
+        ``spans`` are the notes' ``[start, end, number, class]`` inside the segment, relative to its start."""
+        cuts = sorted({0, len(text), *(n[0] for n in spans), *(n[1] for n in spans)})
+        out = []
+        for a, b in itertools.pairwise([*cuts, None]):
+            gaps = [n for n in spans if n[0] == n[1] == a]
+            if gaps:
+                out.append(self.piece("", gaps))
+            if b is not None:
+                out.append(self.piece(text[a:b], [n for n in spans if n[0] <= a and b <= n[1]]))
+        return out
+
+    # --- episode pages ------------------------------------------------------------------------------------------
+
+    def episode(self, ep: dict[str, Any], witnesses: list[dict[str, Any]]) -> str:
+        """An episode page, assembled on every build from its head, rows and notes, each row and the notes
+        cached apart: an edit re-renders only the rows it changes (a row's spans are relative to its
+        segments, so text moved by an edit before it changes nothing), and every row is looked up in every
+        build, so the cache, which forgets what a build leaves unused, keeps them all."""
+        head, rows, (notes_key, notes) = self._episode(ep, witnesses)
+        inputs = [head, [key for key, _ in rows], notes_key]
+        context = {**head, "rows": [row for _, row in rows], "notes": notes}
+        return self.page(episode_page(ep["id"]), inputs, lambda: context, "episode.md.jinja")
+
+    def _episode(self, ep: dict[str, Any], witnesses: list[dict[str, Any]]) -> tuple[dict, list, tuple]:
+        """The data of the page's head, its rows and its notes (rendered or from the cache, with their keys)."""
+        order = {w["siglum"]: i for i, w in enumerate(witnesses)}
+        titles = {w["siglum"]: w["title"] for w in witnesses}
+        amount = dict.fromkeys(order, 0)
+        for row in ep["rows"]:
+            for s, segs in row["cells"].items():
+                amount[s] += sum(_chars(x["text"]) for x in segs)
+        base = ep["base"]
+        sigla = sorted((s for s in order if amount[s]), key=lambda s: (s != base, order[s]))
+        row_no = {row["id"]: i for i, row in enumerate(ep["rows"], 1)}
+        notes = sorted(ep["notes"], key=lambda n: row_no[n["row"]])
+        spans = _note_spans(notes)
+        starts = {s: [n[0] for n in v] for s, v in spans.items()}
+
+        def inside(s: str, seg: dict[str, Any]) -> list[list]:
+            """The notes' spans inside a segment, relative to its start."""
+            start, end = seg["start"], seg["end"]
+            lo, hi = bisect.bisect_left(starts.get(s, []), start), bisect.bisect_right(starts.get(s, []), end)
+            return [[a - start, b - start, k, c] for a, b, k, c in spans[s][lo:hi] if b <= end]
+
+        rows = []
+        for i, r in enumerate(ep["rows"], 1):
+            cells = [[s, [[x["text"], inside(s, x)] for x in r["cells"].get(s, [])]] for s in sigla]
+            rows.append(self.row({"no": i, "cells": cells}))
+        listed = [
+            {
+                "no": k,
+                "row": row_no[note["row"]],
+                "cls": note["class"],
+                "label": CLASS_LABELS.get(note["class"], note["class"]),
+                "tags": [TAG_LABELS.get(t, t) for t in note["tags"]],
+                "apparatus": _apparatus(note, base),
+            }
+            for k, note in enumerate(notes, 1)
+        ]
+        head = {
+            "title": ep["title"],
+            "description": ep["description"],
+            "base": base or "",
+            "columns": [
+                {
+                    "siglum": s,
+                    "title": titles[s],
+                    "href": _url(witness_page(s, order[s]), 2),
+                    "chars": amount[s],
+                    "base": s == base,
+                }
+                for s in sigla
+            ],
+            "lacking": [s for s in order if not amount[s]],
+            "classes": [{"id": c, "label": CLASS_LABELS[c]} for c in CLASSES],
+            "notes_count": len(listed),
+        }
+        return head, rows, self.fragment("notes", listed, lambda: MACROS.notes(listed))
+
+    def row(self, inputs: dict[str, Any]) -> tuple[str, Markup]:
+        """A row of the parallel table, rendered by the ``row`` macro; ``inputs`` is all it is made from:
+        its number and per column the siglum and the segments, each as its text and the notes in it."""
+
+        def render() -> Markup:
+            cells = []
+            for s, segs in inputs["cells"]:
+                if not segs:
+                    cells.append({"siglum": s, "pieces": None})
+                    continue
+                pieces = [p for text, spans in segs for p in self.segment(text, spans)]
+                cells.append({"siglum": s, "pieces": pieces, "alt": self.alt("".join(text for text, _ in segs))})
+            return MACROS.row({"no": inputs["no"], "cells": cells})
+
+        return self.fragment("row", inputs, render)
+
+    # --- witness pages ------------------------------------------------------------------------------------------
+
+    def witness(self, w: dict[str, Any], index: int, export: dict[str, Any], text: str) -> str:
+        """Catalogue data and the full text, each run marked by its episode row or as outside the episodes."""
+        s = w["siglum"]
+        episodes = [  # [id, title, [[row number, [[start, end], …]], …]] : all the page takes from the episodes
+            [ep["id"], ep["title"], [[i, [[x["start"], x["end"]] for x in r["cells"][s]]] for i, r in _rows(ep, s)]]
+            for ep in export["episodes"]
+        ]
+        outside = [[x["start"], x["end"]] for x in export["unassigned"].get(s, [])]
+        inputs = [w, index, digest(text), episodes, outside]
+        context = functools.partial(self._witness, w, text, episodes, outside)
+        return self.page(witness_page(s, index), inputs, context, "witness.md.jinja")
+
+    def _witness(self, w: dict[str, Any], text: str, episodes: list, outside: list) -> dict[str, Any]:
+        runs: list[tuple[int, int, str, dict[str, Any] | None]] = []  # (start, end, kind, link to the row)
+        listed = []
+        for ep_id, title, rows in episodes:
+            href = _url(episode_page(ep_id), 2)
+            for i, spans in rows:
+                ref = {"href": f"{href}#r{i}", "title": title, "row": i}
+                runs.extend((a, b, "run", ref if j == 0 else None) for j, (a, b) in enumerate(spans))
+            chars = sum(_chars(text[a:b]) for _, spans in rows for a, b in spans)
+            listed.append({"title": title, "href": href, "chars": chars})
+        runs.extend((a, b, "outside", None) for a, b in outside)
+        runs.sort(key=lambda r: (r[0], r[1]))
+        passages, pos = [], 0
+        for start, end, kind, ref in runs:
+            passages.append({"kind": "text", "pieces": self.lines(text[pos:start])})
+            passages.append({"kind": kind, "ref": ref, "pieces": self.lines(text[start:end])})
+            pos = end
+        passages.append({"kind": "text", "pieces": self.lines(text[pos:])})
+        return {
+            "title": f"{w['siglum']} · {w['title']}",
+            "catalogue": [
+                ("文件", w["file"]),
+                ("題名", w["title"]),
+                ("說明", w["description"]),
+                ("來源", w["source"]),
+                ("字體", SCRIPT_LABELS.get(w["script"], w["script"])),
+                ("長度", f"{w['length']} 字元（不計空白 {_chars(text)} 字）"),
+            ],
+            "episodes": listed,
+            "passages": passages,
+            "alt": self.alt(text),
+        }
+
+    # --- overview -----------------------------------------------------------------------------------------------
+
+    def overview(self, export: dict[str, Any], texts: dict[str, str]) -> str:
+        """Witness table and coverage matrix (witnesses × episodes, characters, links)."""
+        episodes = [{"title": e["title"], "href": _url(episode_page(e["id"]), 1)} for e in export["episodes"]]
+        witnesses = []
+        for i, w in enumerate(export["witnesses"]):
+            s = w["siglum"]
+            coverage = [
+                {
+                    "chars": sum(_chars(x["text"]) for row in e["rows"] for x in row["cells"].get(s, [])),
+                    "base": e["base"] == s,
+                    "href": href["href"],
+                }
+                for e, href in zip(export["episodes"], episodes, strict=True)
+            ]
+            witnesses.append(
+                {
+                    "siglum": s,
+                    "href": _url(witness_page(s, i), 1),
+                    "title": w["title"],
+                    "source": w["source"],
+                    "script": SCRIPT_LABELS.get(w["script"], w["script"]),
+                    "chars": _chars(texts[s]),
+                    "coverage": coverage,
+                    "outside": sum(_chars(x["text"]) for x in export["unassigned"].get(s, [])),
+                }
+            )
+        context = {"episodes": episodes, "witnesses": witnesses}
+        return self.page("overview.md", context, lambda: context, "overview.md.jinja")
 
 
-def _alt(text: str) -> str:
-    """The other-script forms of ``text``, hidden but indexed by search (so 遼澤 finds 辽泽)."""
-    forms = sorted({to_traditional(text), to_simplified(text)} - {text})
-    return f'<span class="ed-alt" hidden>{escape(" ".join(forms))}</span>' if forms else ""
+def _rows(ep: dict[str, Any], siglum: str) -> list[tuple[int, dict[str, Any]]]:
+    """The numbered rows of an episode in which a witness has text."""
+    return [(i, row) for i, row in enumerate(ep["rows"], 1) if row["cells"].get(siglum)]
 
 
-def _lines(text: str) -> str:
-    """Escaped text keeping its line breaks as ``<br>``: no literal newline, so the HTML block never ends early."""
-    return "<br>".join(_text(line) for line in text.split("\n"))
-
-
-def _controls(sigla: list[str], titles: dict[str, str], with_notes: bool) -> str:
-    """Reader controls; ``edition.js`` wires them and keeps the choices in localStorage across pages."""
-    parts = ['<div class="ed-controls" data-search-exclude markdown="0">']
-    if sigla:
-        boxes = "".join(
-            f'<label title="{escape(titles[s])}"><input type="checkbox" data-witness="{escape(s)}" checked> '
-            f"{escape(s)}</label>"
-            for s in sigla
-        )
-        parts.append(f'<fieldset class="ed-witnesses"><legend>傳本</legend>{boxes}</fieldset>')
-    if with_notes:
-        boxes = "".join(
-            f'<label class="c-{c}"><input type="checkbox" data-class="{c}" checked> {CLASS_LABELS[c]}</label>'
-            for c in CLASSES
-        )
-        parts.append(f'<fieldset class="ed-classes"><legend>校記</legend>{boxes}</fieldset>')
-    radios = "".join(
-        f'<label><input type="radio" name="ed-script" value="{v}"{" checked" if v == "orig" else ""}> {label}</label>'
-        for v, label in (("orig", "原文"), ("t", "全繁"), ("s", "全簡"))
-    )
-    parts.append(f'<fieldset class="ed-script"><legend>字體</legend>{radios}</fieldset>')
-    parts.append("</div>")
-    return "".join(parts)
-
-
-# --- episode pages ----------------------------------------------------------------------------------------------
-
-
-def _note_spans(notes: list[dict[str, Any]]) -> dict[str, list[tuple[int, int, int, str]]]:
-    """Per witness, every (start, end, note number, class) that notes mark in its text."""
-    spans: dict[str, list[tuple[int, int, int, str]]] = {}
+def _note_spans(notes: list[dict[str, Any]]) -> dict[str, list[Span]]:
+    """Per witness, every (start, end, note number, class) that notes mark in its text, sorted by start."""
+    spans: dict[str, list[Span]] = {}
     for k, note in enumerate(notes, 1):
         lemma = note["lemma"]
         spans.setdefault(lemma["siglum"], []).append((lemma["start"], lemma["end"], k, note["class"]))
         for reading in note["readings"]:
             for siglum, (start, end) in sorted(reading["spans"].items()):
                 spans.setdefault(siglum, []).append((start, end, k, note["class"]))
-    return spans
+    return {s: sorted(v) for s, v in spans.items()}
 
 
-def _mark(piece: str, covering: list[tuple[int, int, int, str]]) -> str:
-    """One piece of text under one or more notes: linked to the innermost (then first) note, with all classes."""
-    if not covering:
-        return _text(piece)
-    k = min(covering, key=lambda s: (s[1] - s[0], s[2]))[2]
-    classes = " ".join(f"v-{c}" for c in sorted({c for *_, c in covering}))
-    numbers = " ".join(f"n{n}" for n in sorted({n for _, _, n, _ in covering}))
-    body = _text(piece) if piece else "‸"
-    gap = " v-gap" if not piece else ""
-    return (
-        f'<mark class="v {classes}{gap}" data-note="n{k}" data-notes="{numbers}">'
-        f'<a href="#n{k}" title="校記 {k}">{body}</a></mark>'
-    )
-
-
-def _segment_html(text: str, start: int, spans: list[tuple[int, int, int, str]]) -> str:
-    """A segment split at every note boundary inside it; a zero-width span becomes a caret at its place."""
-    end = start + len(text)
-    inside = [s for s in spans if start <= s[0] <= s[1] <= end]
-    cuts = sorted({start, end, *(s[0] for s in inside), *(s[1] for s in inside)})
-    out = []
-    for a, b in itertools.pairwise([*cuts, None]):
-        gaps = [s for s in inside if s[0] == s[1] == a]
-        if gaps:
-            out.append(_mark("", gaps))
-        if b is not None:
-            out.append(_mark(text[a - start : b - start], [s for s in inside if s[0] <= a and b <= s[1]]))
-    return "".join(out)
-
-
-def _sigla(sigla: list[str]) -> str:
-    return " ".join(f'<span class="sig">{escape(s)}</span>' for s in sigla)
-
-
-def _apparatus(note: dict[str, Any], base: str | None) -> str:
-    """``lemma ] reading sigla; …`` with original characters; ``om.`` for silence, ``add.`` where the base is silent."""
+def _apparatus(note: dict[str, Any], base: str | None) -> dict[str, Any]:
+    """The data of ``lemma ] reading sigla; …``: readings with text, and the sigla silent at this place."""
     lemma = note["lemma"]
     text = lemma["text"]
-    shown = escape(text)
-    if len(text) > LEMMA_MAX:
-        shown = f'<span title="{escape(text)}">{escape(text[:4])}…{escape(text[-4:])}</span>'
-    readings = [r for r in note["readings"] if r["text"]]
-    silent = sorted({s for r in note["readings"] if not r["text"] for s in r["sigla"]})
-    if lemma["siglum"] != base and note["class"] == "addition":
-        head = f'<span class="lem">add. {shown}</span> {_sigla([lemma["siglum"]])}'
-        rest = [f'<span class="rdg">{escape(r["text"])}</span> {_sigla(r["sigla"])}' for r in readings]
-        return "; ".join([head, *rest])
-    own = f" {_sigla([lemma['siglum']])}" if lemma["siglum"] != base else ""
-    rest = [f'<span class="rdg">{escape(r["text"])}</span> {_sigla(r["sigla"])}' for r in readings]
-    if silent:
-        rest.append(f"om. {_sigla(silent)}")
-    return f'<span class="lem">{shown}</span>{own} ] ' + "; ".join(rest)
+    return {
+        "lemma": {
+            "text": text,
+            "siglum": lemma["siglum"],
+            "short": len(text) > LEMMA_MAX,
+            "head": text[:4],
+            "tail": text[-4:],
+        },
+        "addition": lemma["siglum"] != base and note["class"] == "addition",
+        "own": lemma["siglum"] != base,
+        "readings": [{"text": r["text"], "sigla": r["sigla"]} for r in note["readings"] if r["text"]],
+        "silent": sorted({s for r in note["readings"] if not r["text"] for s in r["sigla"]}),
+    }
 
 
-def _episode(ep: dict[str, Any], witnesses: list[dict[str, Any]]) -> str:
-    order = {w["siglum"]: i for i, w in enumerate(witnesses)}
-    titles = {w["siglum"]: w["title"] for w in witnesses}
-    amount = {s: 0 for s in order}
-    for row in ep["rows"]:
-        for s, segs in row["cells"].items():
-            amount[s] += sum(_chars(x["text"]) for x in segs)
-    base = ep["base"]
-    sigla = sorted((s for s in order if amount[s]), key=lambda s: (s != base, order[s]))
-    row_no = {row["id"]: i for i, row in enumerate(ep["rows"], 1)}
-    notes = sorted(ep["notes"], key=lambda n: row_no[n["row"]])
-    spans = _note_spans(notes)
-    out = [_front(ep["title"])]
-    if ep["description"]:
-        out.append(f'<p class="ed-desc">{escape(ep["description"])}</p>\n\n')
-    if not sigla:
-        out.append('<p class="ed-head">諸本皆無此段。</p>\n')
-        return "".join(out)
-    carried = "、".join(
-        f'<a href="../../{_url(witness_page(s, order[s]))}" title="{escape(titles[s])}">{escape(s)}</a>'
-        f"（{amount[s]} 字）"
-        for s in sigla
-    )
-    lacking = "、".join(escape(s) for s in order if not amount[s])
-    out.append(
-        f'<p class="ed-head">底本 <strong>{escape(base or "")}</strong>。見於 {carried}。'
-        + (f"未見：{lacking}。" if lacking else "")
-        + f"共 {len(ep['rows'])} 行，校記 {len(notes)} 條。</p>\n\n"
-    )
-    out.append(_controls(sigla, titles, with_notes=True) + "\n\n")
-    head = "".join(
-        f'<th data-w="{escape(s)}" title="{escape(titles[s])}" scope="col">{escape(s)}'
-        + ('<span class="ed-base">底本</span>' if s == base else "")
-        + "</th>"
-        for s in sigla
-    )
-    out.append(
-        '<div class="ed-table-wrap" markdown="0"><table class="ed-parallel ed-text">'
-        f'<thead><tr><th class="ed-rowno" scope="col">行</th>{head}</tr></thead><tbody>'
-    )
-    for i, row in enumerate(ep["rows"], 1):
-        cells = []
-        for s in sigla:
-            segs = row["cells"].get(s, [])
-            if not segs:
-                cells.append(f'<td class="ed-empty" data-w="{escape(s)}" aria-label="{escape(s)} 無此文">—</td>')
-                continue
-            body = "".join(_segment_html(x["text"], x["start"], spans.get(s, [])) for x in segs)
-            alt = _alt("".join(x["text"] for x in segs))
-            cells.append(f'<td data-w="{escape(s)}" data-label="{escape(s)}">{body}{alt}</td>')
-        out.append(f'<tr id="r{i}"><th class="ed-rowno" scope="row"><a href="#r{i}">{i}</a></th>{"".join(cells)}</tr>')
-    out.append("</tbody></table></div>\n\n")
-    if notes:
-        out.append('<h2 id="notes">校記</h2>\n\n<ol class="ed-notes">')
-        for k, note in enumerate(notes, 1):
-            tags = "".join(f'<span class="tag">{TAG_LABELS.get(t, escape(t))}</span>' for t in note["tags"])
-            out.append(
-                f'<li id="n{k}" class="ed-note c-{note["class"]}" data-class="{note["class"]}">'
-                f'<a class="ed-back" href="#r{row_no[note["row"]]}" title="回到第 {row_no[note["row"]]} 行">'
-                f"行 {row_no[note['row']]}</a> {_apparatus(note, base)} "
-                f'<span class="cls">{CLASS_LABELS.get(note["class"], escape(note["class"]))}</span>{tags}</li>'
-            )
-        out.append("</ol>\n")
-    return "".join(out)
+def render_site(export: dict[str, Any], texts: dict[str, str], cache: Cache | None = None) -> dict[str, str]:
+    """Every generated page, path → Markdown, in narrative order: overview, episodes, witnesses.
 
-
-# --- witness pages ----------------------------------------------------------------------------------------------
-
-
-def _witness(w: dict[str, Any], index: int, export: dict[str, Any], text: str) -> str:
-    """Catalogue data and the full text, each run marked by its episode row or as outside the episodes."""
-    s = w["siglum"]
-    runs: list[tuple[int, int, str]] = []  # (start, end, opening HTML)
-    amounts = []
+    ``cache`` (a ``SiteCache``, kept across the rebuilds of ``mkdocs serve``) holds the pages and the
+    script conversions; without one, a throwaway cache still converts each distinct run once."""
+    pages = _Pages(cache if cache is not None else SiteCache())
+    pages.forms.keep(texts.values())
+    out = {"overview.md": pages.overview(export, texts)}
     for ep in export["episodes"]:
-        n = 0
-        for i, row in enumerate(ep["rows"], 1):
-            segs = row["cells"].get(s, [])
-            if segs:
-                n += sum(_chars(x["text"]) for x in segs)
-                href = f"../../{_url(episode_page(ep['id']))}#r{i}"
-                label = f"{escape(ep['title'])} {i}"
-                opening = f'<span class="ed-run"><a class="ed-ref" href="{href}">{label}</a>'
-                runs.extend(
-                    (x["start"], x["end"], opening if j == 0 else '<span class="ed-run">') for j, x in enumerate(segs)
-                )
-        amounts.append((ep, n))
-    for span in export["unassigned"].get(s, []):
-        runs.append((span["start"], span["end"], '<span class="ed-outside" title="不屬任何段落">'))
-    runs.sort()
-    body, pos = [], 0
-    for start, end, opening in runs:
-        body.append(_lines(text[pos:start]) + opening + _lines(text[start:end]) + "</span>")
-        pos = end
-    body.append(_lines(text[pos:]))
-    rows = [
-        ("文件", w["file"]),
-        ("題名", w["title"]),
-        ("說明", w["description"]),
-        ("來源", w["source"]),
-        ("字體", SCRIPT_LABELS.get(w["script"], w["script"])),
-        ("長度", f"{w['length']} 字元（不計空白 {_chars(text)} 字）"),
-    ]
-    table = "".join(f"<tr><th>{k}</th><td>{escape(v)}</td></tr>" for k, v in rows if v)
-    eps = "".join(
-        f'<li><a href="../../{_url(episode_page(ep["id"]))}">{escape(ep["title"])}</a>：{n} 字</li>'
-        if n
-        else f"<li>{escape(ep['title'])}：無</li>"
-        for ep, n in amounts
-    )
-    return (
-        _front(f"{s} · {w['title']}")
-        + f'<table class="ed-catalogue" markdown="0">{table}</table>\n\n'
-        + f'<ul class="ed-episodes" markdown="0">{eps}</ul>\n\n'
-        + _controls([], {}, with_notes=False)
-        + "\n\n"
-        + f'<div class="ed-witness-text ed-text" lang="zh" markdown="0">{"".join(body)}{_alt(text)}</div>\n'
-    )
-
-
-# --- overview ---------------------------------------------------------------------------------------------------
-
-
-def _overview(export: dict[str, Any], texts: dict[str, str]) -> str:
-    """Witness table and coverage matrix (witnesses × episodes, characters, links)."""
-    ws = export["witnesses"]
-    wrows = "".join(
-        f'<tr><th scope="row"><a href="../{_url(witness_page(w["siglum"], i))}">{escape(w["siglum"])}</a></th>'
-        f"<td>{escape(w['title'])}</td><td>{escape(w['source'])}</td>"
-        f"<td>{SCRIPT_LABELS.get(w['script'], escape(w['script']))}</td><td>{_chars(texts[w['siglum']])}</td></tr>"
-        for i, w in enumerate(ws)
-    )
-    heads = "".join(
-        f'<th scope="col"><a href="../{_url(episode_page(e["id"]))}">{escape(e["title"])}</a></th>'
-        for e in export["episodes"]
-    )
-    matrix = []
-    for w in ws:
-        s = w["siglum"]
-        cells = []
-        for e in export["episodes"]:
-            n = sum(_chars(x["text"]) for row in e["rows"] for x in row["cells"].get(s, []))
-            link = f'<a href="../{_url(episode_page(e["id"]))}">{n}</a>'
-            base = ' class="ed-base-cell" title="底本"' if e["base"] == s else ""
-            cells.append(f"<td{base}>{link}</td>" if n else '<td class="ed-empty" aria-label="無">—</td>')
-        outside = sum(_chars(x["text"]) for x in export["unassigned"].get(s, []))
-        matrix.append(f'<tr><th scope="row">{escape(s)}</th>{"".join(cells)}<td>{outside}</td></tr>')
-    return (
-        _front("總覽")
-        + "諸本一覽，及各本在各段落中的字數（不計空白）。粗框為該段底本；「—」為該本無此段。\n\n"
-        + '<div class="ed-table-wrap" markdown="0"><table class="ed-witness-list"><thead><tr><th>本</th><th>題名</th>'
-        + f"<th>來源</th><th>字體</th><th>字數</th></tr></thead><tbody>{wrows}</tbody></table></div>\n\n"
-        + "## 段落覆蓋\n\n"
-        + '<div class="ed-table-wrap" markdown="0"><table class="ed-coverage"><thead><tr><th>本</th>'
-        + f"{heads}<th>段落外</th></tr></thead><tbody>{''.join(matrix)}</tbody></table></div>\n"
-    )
-
-
-def render_site(export: dict[str, Any], texts: dict[str, str], cache=None) -> dict[str, str]:
-    """Every generated page, path → Markdown, in narrative order: overview, episodes, witnesses."""
-    pages = {"overview.md": _overview(export, texts)}
-    for ep in export["episodes"]:
-        pages[episode_page(ep["id"])] = _episode(ep, export["witnesses"])
+        out[episode_page(ep["id"])] = pages.episode(ep, export["witnesses"])
     for i, w in enumerate(export["witnesses"]):
-        pages[witness_page(w["siglum"], i)] = _witness(w, i, export, texts[w["siglum"]])
-    return pages
+        out[witness_page(w["siglum"], i)] = pages.witness(w, i, export, texts[w["siglum"]])
+    return out
 
 
 def render_error(message: str, paths: list[str]) -> dict[str, str]:
     """Stand-in pages while the input is broken (``mkdocs serve``): each says what is wrong and where."""
-    body = (
-        '<div class="admonition failure" markdown="0"><p class="admonition-title">無法生成校本</p>'
-        f"<p><code>{escape(message)}</code></p><p>修正後儲存，頁面將自動重建。</p></div>\n"
-    )
-    return {path: _front("錯誤") + body for path in paths}
+    page = ENV.get_template("error.md.jinja").render(message=message)
+    return dict.fromkeys(paths, page)
