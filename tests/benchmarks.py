@@ -1,18 +1,22 @@
-"""The engine's benchmark: wall time per stage and peak memory, per corpus size, as a Markdown table.
+"""The edition's benchmark: wall time per stage, render and rebuild, and peak memory, per corpus size.
 
     .venv/bin/python -m tests.benchmarks                       # every size, 3 runs each
-    .venv/bin/python -m tests.benchmarks --sizes seeds,5x20k --repeats 5
+    .venv/bin/python -m tests.benchmarks --sizes seeds,10x50k --repeats 3
     .venv/bin/python -m tests.benchmarks --sizes 10x100k --profile    # where the time goes (cProfile)
 
 Sizes are ``seeds`` (the real witnesses) or ``NxL`` (N synthetic witnesses of
 about L characters, ``k``/``M`` suffixes allowed; see ``tests/synth.py``).
-Each run is a fresh subprocess; "start-up" (importing the engine, loading
-jieba's dictionary) is timed apart from the stages, and "total" is the stages
-plus the export after it. The peak memory is the process's maximum resident
-set size. For the small sizes, "rebuild after 1 edit" is the
-engine's part of a ``mkdocs serve`` rebuild: build + export again in the same
-process after one character of one witness changed. The table gives medians over the runs. When
-``mkdocs.yml`` exists, ``mkdocs build`` of the site is timed as well.
+Each run is a fresh subprocess; "start-up" (importing the engine and the site
+renderer, loading jieba's dictionary) is timed apart from the stages, and
+"total" is the engine's stages plus the export after it. "render" is a cold
+render of every page (``render_site`` with no cache). "rebuild" is what a
+``mkdocs serve`` rebuild pays after one character of one witness changed, done
+as the hook does it with a warm ``SiteCache``: ``load_resources``, ``build``,
+``to_dict`` (and the ``edition.json`` text), ``render_site``, ``end_build``
+(measured up to 1M characters); "rebuild render" is its ``render_site`` part. The peak memory is the process's maximum
+resident set size. The table gives medians over the runs. When ``mkdocs.yml``
+exists, ``mkdocs build`` of the site is timed as well: its wall time and the
+time spent in the edition hook.
 
 Not collected by pytest: it measures, it does not test.
 """
@@ -22,6 +26,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import os
 import pstats
 import resource
 import shutil
@@ -35,7 +40,7 @@ from pathlib import Path
 from tests.synth import SEEDS, generate
 
 ROOT = Path(__file__).resolve().parents[1]
-STAGES = ["load", "segment", "episodes", "rows", "notes", "export"]
+REBUILD_MAX_CHARS = 1_000_000  # larger corpora: no "rebuild" (it needs two more builds)
 DEFAULT_SIZES = "seeds,5x20k,10x100k,20x100k,5x1M"
 _SUFFIX = {"k": 1_000, "M": 1_000_000}
 
@@ -59,56 +64,84 @@ def corpus(size: str, seed: int, workdir: Path) -> Path:
 
 
 def measure(folder: Path) -> dict[str, float]:
-    """One run of the whole engine on ``folder`` in this process: seconds per stage, total, peak MB.
+    """One run of the whole engine and a cold render on ``folder`` in this process: seconds per stage,
+    total, render, rebuild, peak MB.
 
-    ``start-up`` is importing the engine and loading jieba's dictionary (which the notes would otherwise
-    load on first use); the stages and ``total`` come after it.
+    ``start-up`` is importing the engine and the renderer and loading jieba's dictionary (which the notes
+    would otherwise load on first use); the stages and ``total`` come after it.
     """
     t0 = time.perf_counter()
     import jieba
     import jieba.posseg  # its tables load on import; the notes would load them on first use
 
     from edition.engine.export import to_dict, to_json
+    from edition.site.render import render_site
     from tests.support import build_folder as build
 
     jieba.initialize()
     t1 = time.perf_counter()
     edition = build(folder)
     t2 = time.perf_counter()
-    to_json(to_dict(edition))
+    export = to_dict(edition)
+    to_json(export)
     t3 = time.perf_counter()
-    out = dict(edition.timings)
+    render_site(export, {w.siglum: w.text for w in edition.witnesses})
+    t4 = time.perf_counter()
+    out = {f"stage:{name}": seconds for name, seconds in edition.timings.items()}
     out["start-up"] = t1 - t0
-    out["export"] = t3 - t2
+    out["stage:export"] = t3 - t2
     out["total"] = t3 - t1
-    out["warm"] = _rebuild(folder) if sum(len(w.text) for w in edition.witnesses) < 200_000 else float("nan")
+    out["render"] = t4 - t3
+    chars = sum(len(w.text) for w in edition.witnesses)
+    nan = float("nan")
+    out["rebuild"], out["rebuild render"] = _rebuild(folder) if chars <= REBUILD_MAX_CHARS else (nan, nan)
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    out["chars"] = sum(len(w.text) for w in edition.witnesses)
+    out["chars"] = chars
     out["rows_n"] = sum(len(ep.rows) for ep in edition.episodes)
     out["notes_n"] = sum(len(ep.notes) for ep in edition.episodes)
     return out
 
 
-def _rebuild(folder: Path) -> float:
-    """Seconds of build + export after an editor changes one word of one witness, in a warm process.
+def _rebuild(folder: Path) -> tuple[float, float]:
+    """Seconds of a ``mkdocs serve`` rebuild's edition part after an editor changes one character of one
+    witness (the hook's calls, with the ``SiteCache`` of a first build of the same folder), and of its render.
 
-    The folder is copied, built once, one character is inserted in the middle of its last witness,
-    and it is built again: what ``mkdocs serve`` pays for the edition after a save.
+    The folder is copied and built once; then one character in the middle of its last witness (the
+    first after a "，") is replaced, and it is built again.
     """
     from edition.engine.export import to_dict, to_json
-    from tests.support import build_folder as build
+    from edition.engine.pipeline import build
+    from edition.engine.resources import data_folders, load_resources
+    from edition.site.cache import SiteCache
+    from edition.site.render import render_site
+    from tests.support import ROOT as PROJECT
+
+    cache = SiteCache()
+
+    def hook_build(seeds: Path) -> float:  # hooks/edition_hook.py: _pages, then on_files' end_build
+        try:
+            edition = build(seeds, load_resources(data_folders(seeds, PROJECT)), cache)
+            export = to_dict(edition)
+            t0 = time.perf_counter()
+            render_site(export, {w.siglum: w.text for w in edition.witnesses}, cache)
+            rendered = time.perf_counter() - t0
+            to_json(export)
+            return rendered
+        finally:
+            cache.end_build()
 
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "seeds"
         shutil.copytree(folder, copy)
-        to_json(to_dict(build(copy)))
+        hook_build(copy)
         last = sorted(copy.glob("*.txt"))[-1]
         text = last.read_text(encoding="utf-8-sig")
         mid = text.find("，", len(text) // 2) + 1
-        last.write_text(text[:mid] + "又" + text[mid:], encoding="utf-8")
+        new = "又" if text[mid] != "又" else "亦"
+        last.write_text(text[:mid] + new + text[mid + 1 :], encoding="utf-8")
         t0 = time.perf_counter()
-        to_json(to_dict(build(copy)))
-        return time.perf_counter() - t0
+        rendered = hook_build(copy)
+        return time.perf_counter() - t0, rendered
 
 
 def run_child(folder: Path, timeout: float) -> dict[str, float] | None:
@@ -128,18 +161,49 @@ def child_json(cmd: list[str], timeout: float) -> dict | None:
     return json.loads(done.stdout.splitlines()[-1])
 
 
-def mkdocs_build(repeats: int, timeout: float) -> list[float]:
-    """Wall seconds of ``mkdocs build`` of the site, one per run (empty without mkdocs.yml)."""
+def mkdocs_build(repeats: int, timeout: float) -> list[dict[str, float]]:
+    """Per run of ``mkdocs build`` of the site in a fresh process: wall seconds and seconds in the edition
+    hook (its ``on_files``, where it builds and renders). Empty without mkdocs.yml."""
     if not (ROOT / "mkdocs.yml").exists():
         return []
-    times = []
+    runs = []
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as site:
-            t0 = time.perf_counter()
-            cmd = [str(Path(sys.executable).parent / "mkdocs"), "build", "-q", "-d", site]
-            subprocess.run(cmd, cwd=ROOT, capture_output=True, timeout=timeout, check=True)
-            times.append(time.perf_counter() - t0)
-    return times
+            run = child_json([sys.executable, "-m", "tests.benchmarks", "--mkdocs-child", site], timeout)
+            if run is not None:
+                runs.append(run)
+    return runs
+
+
+def mkdocs_child(site: str) -> dict[str, float]:
+    """``mkdocs build`` as its command line runs it, with the hook's ``on_files`` timed."""
+    t0 = time.perf_counter()
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    config = load_config(str(ROOT / "mkdocs.yml"), site_dir=site)
+    hook = [0.0]
+
+    def timed(method):
+        def run(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                hook[0] += time.perf_counter() - start
+
+        return run
+
+    events = config.plugins.events["files"]
+    # MkDocs imports a hook file as a module named after its path (hooks/edition_hook.py)
+    wrapped = [timed(m) if "edition_hook" in getattr(m, "__module__", "") else m for m in events]
+    if all(w is m for w, m in zip(wrapped, events, strict=True)):
+        raise SystemExit("mkdocs.yml names no edition hook with on_files")
+    events[:] = wrapped
+    config.plugins.on_startup(command="build", dirty=False)
+    build(config)
+    config.plugins.on_shutdown()
+    return {"wall": time.perf_counter() - t0, "hook": hook[0]}
 
 
 def _median(runs: list[dict[str, float]], key: str) -> float:
@@ -147,18 +211,19 @@ def _median(runs: list[dict[str, float]], key: str) -> float:
 
 
 def table(results: dict[str, list[dict[str, float]]]) -> str:
-    head = ["size", "chars", "runs", "start-up", *STAGES, "total", "rebuild after 1 edit", "peak RSS MB"]
-    head += ["rows", "notes"]
+    stages = list(dict.fromkeys(k for runs in results.values() for r in runs for k in r if k.startswith("stage:")))
+    stages.sort(key=lambda k: k == "stage:export")  # the engine's stages in their order, then the export
+    head = ["size", "chars", "runs", "start-up", *(k.removeprefix("stage:") for k in stages), "total"]
+    head += ["render", "rebuild", "rebuild render", "peak RSS MB", "rows", "notes"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for size, runs in results.items():
         if not runs:
             lines.append(f"| {size} | | 0 | " + " | ".join(["timeout"] * (len(head) - 3)) + " |")
             continue
         cells = [size, f"{int(runs[0]['chars']):,}", str(len(runs))]
-        cells += [f"{_median(runs, s):.3f}" for s in ("start-up", *STAGES)]
-        cells += [f"{_median(runs, 'total'):.3f}"]
-        warm = _median(runs, "warm")
-        cells += ["" if warm != warm else f"{warm:.3f}"]  # NaN: not measured at this size
+        for key in ("start-up", *stages, "total", "render", "rebuild", "rebuild render"):
+            value = statistics.median(r.get(key, float("nan")) for r in runs)
+            cells.append("" if value != value else f"{value:.3f}")  # NaN: not measured at this size
         cells += [f"{_median(runs, 'peak_mb'):.0f}", f"{int(runs[0]['rows_n'])}", f"{int(runs[0]['notes_n'])}"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -182,9 +247,14 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "edition-bench")
     parser.add_argument("--profile", action="store_true", help="profile one run per size instead of timing")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--mkdocs-child", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    os.environ["NO_MKDOCS_2_WARNING"] = "1"  # for the children: Material's banner is not output to measure
     if args.child:
         print(json.dumps(measure(args.child)))
+        return
+    if args.mkdocs_child:
+        print(json.dumps(mkdocs_child(args.mkdocs_child)))
         return
     results: dict[str, list[dict[str, float]]] = {}
     for size in args.sizes.split(","):
@@ -204,9 +274,10 @@ def main() -> None:
         return
     print(f"`python -m tests.benchmarks --sizes {args.sizes} --repeats {args.repeats}`, medians, seconds\n")
     print(table(results))
-    times = mkdocs_build(args.repeats, args.timeout)
-    if times:
-        print(f"\n`mkdocs build` of the site: median {statistics.median(times):.2f} s over {len(times)} runs")
+    runs = mkdocs_build(args.repeats, args.timeout)
+    if runs:
+        wall, hook = (statistics.median(r[k] for r in runs) for k in ("wall", "hook"))
+        print(f"\n`mkdocs build` of the site: median {wall:.2f} s, in the edition hook {hook:.2f} s ({len(runs)} runs)")
 
 
 if __name__ == "__main__":

@@ -1,17 +1,19 @@
 """Render the site's generated pages from the ``edition-export/1`` contract and the witness texts.
 
 Python prepares plain data (dicts and lists of strings and numbers) for each page; the Jinja2
-templates in ``templates/`` turn it into Markdown pages, through one environment with autoescaping
-on: every value a template prints is HTML-escaped unless it is the output of another template's
-macro. The pages are Markdown whose body is raw HTML blocks (block-level elements, each on one line),
-which Python-Markdown passes through without reading them, so witness and catalogue text can never
-become Markdown (no emphasis, headings, links, tables, attribute lists, snippets or footnotes).
+templates in ``templates/`` (``*.md.jinja`` pages, ``macros.html.jinja`` the pieces they share) turn it
+into Markdown, through one environment with autoescaping on for every template: every value a template
+prints is HTML-escaped unless it is the output of a macro (already escaped by its template). Nothing is
+marked safe by hand. The data of a page sits in raw HTML blocks (block-level elements, each on one
+line), which Python-Markdown passes through without reading them, so witness and catalogue text can
+never become Markdown (no emphasis, headings, links, tables, attribute lists, snippets or footnotes).
 ``md_in_html`` is not enabled, so the blocks carry no ``markdown`` attribute. Links inside the blocks
 are written for MkDocs' directory URLs (``use_directory_urls: true``): MkDocs does not rewrite raw HTML.
 
-Pure functions: the same export gives byte-identical pages. Each page is kept in the cache passed in
-(``mkdocs serve`` passes one that lives across rebuilds), keyed by a digest of exactly what the page
-is made from, so after an edit to one witness only the pages whose input changed are rendered again.
+Pure functions: the same export gives byte-identical pages. Each page, and each row of an episode's
+table, is kept in the cache passed in (``mkdocs serve`` passes one that lives across rebuilds), keyed by
+a digest of exactly what it is made from and of the templates, so after an edit to one witness only the
+pages and rows whose input changed are rendered again; script conversions are cached too (``script_forms``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from markupsafe import Markup, escape
 
 from .cache import SiteCache
 from .script_forms import Cache, ScriptForms, digest
@@ -44,17 +45,18 @@ SCRIPT_LABELS = {"Hant": "繁體", "Hans": "簡體", "mixed": "繁簡混"}
 LEMMA_MAX = 16  # a longer lemma is shown as its first and last characters; the table has it in full
 TEMPLATES = Path(__file__).parent / "templates"
 _SAFE = re.compile(r"^[A-Za-z0-9_-]+$")
-# Characters PyYAML does not accept raw, or reads as line breaks inside a quoted scalar.
-_YAML_UNSAFE = re.compile("[^\t\n\r\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029]")
+# Characters a YAML double-quoted scalar does not keep as they are: PyYAML refuses them, or reads them as
+# line breaks (folded into spaces) or white space that folding may strip.
+_YAML_UNSAFE = re.compile("[^\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029]")
 
 Span = tuple[int, int, int, str]  # (start, end, note number, class) of a note in one witness's text
 
 
-def _title_yaml(value: str) -> Markup:
-    """A page title for the front matter: HTML-escaped, because MkDocs' themes insert ``page.title``
-    as HTML (nav, ``<title>``, ``<h1>``), then a JSON string, which YAML reads back unchanged."""
-    quoted = json.dumps(str(escape(value)), ensure_ascii=False)
-    return Markup(_YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted))
+def _yaml_quoted(value: str) -> str:
+    """The inside of a YAML double-quoted scalar holding ``value``: backslashes and the characters YAML
+    does not take raw (or reads as line breaks) escaped. Autoescaping then HTML-escapes it like any
+    value, which YAML keeps: the page title reaches MkDocs HTML-escaped, as its themes insert it as HTML."""
+    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", value.replace("\\", "\\\\"))
 
 
 ENV = jinja2.Environment(
@@ -66,9 +68,9 @@ ENV = jinja2.Environment(
     keep_trailing_newline=True,
     auto_reload=False,  # templates are read once per process, like this module; the cache keys include them
 )
-ENV.filters["title_yaml"] = _title_yaml
-# The templates are part of every page's input: a key made with them can never serve an older rendering.
+ENV.filters["yaml_quoted"] = _yaml_quoted
 MACROS = ENV.get_template("macros.html.jinja").module  # its macros, called from Python for cached fragments
+# The templates are part of every page's input: a key made with them can never serve an older rendering.
 TEMPLATES_DIGEST = digest("\0".join(f"{p.name}\0{p.read_text('utf-8')}" for p in sorted(TEMPLATES.glob("*.jinja"))))
 
 
@@ -91,10 +93,10 @@ def _chars(text: str) -> int:
     return len("".join(text.split()))
 
 
-def _key(kind: str, inputs: Any) -> tuple:
+def _key(what: str, name: str, inputs: Any) -> tuple:
     """A cache key made of everything a page or a fragment is rendered from, and of the templates."""
     data = json.dumps(inputs, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return ("site-page", kind, TEMPLATES_DIGEST, digest(data))
+    return (what, name, TEMPLATES_DIGEST, digest(data))
 
 
 class _Pages:
@@ -106,11 +108,12 @@ class _Pages:
 
     def page(self, path: str, inputs: Any, context: Callable[[], dict[str, Any]], template: str) -> str:
         """A page rendered from ``context()``, or taken from the cache when its ``inputs`` are unchanged."""
-        return self.cache.get(_key(path, inputs), lambda: ENV.get_template(template).render(context()))
+        return self.cache.get(_key("site-page", path, inputs), lambda: ENV.get_template(template).render(context()))
 
-    def fragment(self, kind: str, inputs: Any, render: Callable[[], Markup]) -> tuple[str, Markup]:
-        """A piece of a page rendered by a macro (``Markup``: escaped by the template), and its key's digest."""
-        key = _key(kind, inputs)
+    def fragment(self, kind: str, inputs: Any, render: Callable[[], str]) -> tuple[str, str]:
+        """A piece of a page rendered by a macro, and its key's digest. A macro returns ``Markup`` (escaped
+        by its template), which the page template then prints as it is."""
+        key = _key("site-fragment", kind, inputs)
         return key[-1], self.cache.get(key, render)
 
     # --- text ---------------------------------------------------------------------------------------------------
@@ -184,7 +187,7 @@ class _Pages:
             """The notes' spans inside a segment, relative to its start."""
             start, end = seg["start"], seg["end"]
             lo, hi = bisect.bisect_left(starts.get(s, []), start), bisect.bisect_right(starts.get(s, []), end)
-            return [[a - start, b - start, k, c] for a, b, k, c in spans[s][lo:hi] if b <= end]
+            return [[a - start, b - start, k, c] for a, b, k, c in spans.get(s, [])[lo:hi] if b <= end]
 
         rows = []
         for i, r in enumerate(ep["rows"], 1):
@@ -221,11 +224,11 @@ class _Pages:
         }
         return head, rows, self.fragment("notes", listed, lambda: MACROS.notes(listed))
 
-    def row(self, inputs: dict[str, Any]) -> tuple[str, Markup]:
+    def row(self, inputs: dict[str, Any]) -> tuple[str, str]:
         """A row of the parallel table, rendered by the ``row`` macro; ``inputs`` is all it is made from:
         its number and per column the siglum and the segments, each as its text and the notes in it."""
 
-        def render() -> Markup:
+        def render() -> str:
             cells = []
             for s, segs in inputs["cells"]:
                 if not segs:
@@ -355,8 +358,8 @@ def _apparatus(note: dict[str, Any], base: str | None) -> dict[str, Any]:
 def render_site(export: dict[str, Any], texts: dict[str, str], cache: Cache | None = None) -> dict[str, str]:
     """Every generated page, path → Markdown, in narrative order: overview, episodes, witnesses.
 
-    ``cache`` (a ``SiteCache``, kept across the rebuilds of ``mkdocs serve``) holds the pages and the
-    script conversions; without one, a throwaway cache still converts each distinct run once."""
+    ``cache`` (a ``SiteCache``, kept across the rebuilds of ``mkdocs serve``) holds the pages, the rows
+    and the script conversions; without one, a throwaway cache still converts each distinct run once."""
     pages = _Pages(cache if cache is not None else SiteCache())
     pages.forms.keep(texts.values())
     out = {"overview.md": pages.overview(export, texts)}
