@@ -81,16 +81,17 @@ def agreement(edition, gold: Path = GOLD) -> tuple[dict[str, float], dict[tuple[
 def row_pairs(edition, rows: Path) -> tuple[int, int, list[tuple[str, str]]]:
     """Gold row groups: (pairs sharing a row, pairs whose two segments are in one episode, the misses).
 
-    A group entry is ``{file, words}`` or, in the seeds' older file, the words alone (found in the one
+    A cell that spans several rows is in each of them. A group entry is ``{file, words}`` or, in the seeds' older file, the words alone (found in the one
     witness that has them, copies aside). A pair counts when the engine put both in the same episode."""
     by_file = {w.meta.file: w for w in edition.witnesses}
-    where: dict[tuple[str, int], tuple[str, str]] = {}  # (siglum, offset) -> (episode, row)
+    where: dict[tuple[str, int], tuple[str, set[str]]] = {}  # (siglum, offset) -> (episode, rows its cell covers)
     for ep in edition.episodes:
-        for row in ep.rows:
+        for k, row in enumerate(ep.rows):
             for siglum, segs in row.cells.items():
+                covers = {r.id for r in ep.rows[k : k + row.span.get(siglum, 1)]}
                 for seg in segs:
                     for i in range(seg.start, seg.end):
-                        where[(siglum, i)] = (ep.episode.id, row.id)
+                        where[(siglum, i)] = (ep.episode.id, covers)
 
     def locate(entry) -> tuple[str, int, str] | None:
         if isinstance(entry, dict):
@@ -111,8 +112,9 @@ def row_pairs(edition, rows: Path) -> tuple[int, int, list[tuple[str, str]]]:
             ra, rb = where.get((sa, ia)), where.get((sb, ib))
             if ra and rb and ra[0] == rb[0]:
                 total += 1
-                same += ra == rb
-                if ra != rb:
+                shared = bool(ra[1] & rb[1])
+                same += shared
+                if not shared:
                     misses.append((f"{sa}:{wa}", f"{sb}:{wb}"))
     return same, total, misses
 

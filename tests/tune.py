@@ -1,8 +1,11 @@
-"""Choose the episode-assignment parameters on the seeds and the development set together.
+"""Choose the engine's parameters on the seeds and the development set together.
 
 ``python -m tests.tune [name=v1,v2,… …]`` runs the assignment stage alone (tokens and segments made once)
 for every combination of the values given, and prints, for each, the mean and the least episode agreement
 on the seeds and on the development set (tests/dev), best first. Without arguments it scores the defaults.
+
+``python -m tests.tune --rows [name=v1,v2,… …]`` builds the whole edition of the seeds, and of the seeds with
+the development set, for each combination, and prints how many gold row pairs share a row in each.
 """
 
 from __future__ import annotations
@@ -48,13 +51,40 @@ def score(data, params) -> dict[str, float]:
     return out
 
 
+def rows(grid: dict, base) -> None:
+    import tempfile
+
+    from edition.engine.pipeline import build
+    from tests.gold import DEV_GOLD, SEEDS_GOLD, combined_folder, row_pairs
+
+    with tempfile.TemporaryDirectory() as tmp:
+        both = combined_folder(Path(tmp))
+        for combo in itertools.product(*grid.values()):
+            params = dataclasses.replace(base, **dict(zip(grid, combo, strict=True)))
+            out = []
+            for folder, gold in (
+                (SEEDS, SEEDS_GOLD / "rows.yaml"),
+                (DEV_WITNESSES, DEV_GOLD / "rows.yaml"),
+                (both, DEV_GOLD / "rows.yaml"),
+            ):
+                resources = dataclasses.replace(load_resources(data_folders(folder, ROOT)), params=params)
+                same, total, _ = row_pairs(build(folder, resources), gold)
+                out.append(f"{same}/{total} ({same / max(1, total):.2f})")
+            name = " ".join(f"{k}={v}" for k, v in zip(grid, combo, strict=True)) or "defaults"
+            print(f"{name:<40} seeds {out[0]}  dev {out[1]}  seeds+dev {out[2]}")
+
+
 def main(argv: list[str]) -> None:
     base = load_resources(data_folders(SEEDS, ROOT)).params
     grid = {}
+    by_rows = "--rows" in argv
+    argv = [a for a in argv if a != "--rows"]
     for arg in argv:
         name, values = arg.split("=")
         kind = type(getattr(base, name))
         grid[name] = [kind(v) for v in values.split(",")]
+    if by_rows:
+        return rows(grid, base)
     seeds = corpus(SEEDS, GOLD, base)
     dev = corpus(DEV_WITNESSES, DEV_GOLD / "episodes.yaml", base)
     results = []

@@ -18,18 +18,38 @@ programme's, ties included. The cost grows with the number of candidate pairs
 from __future__ import annotations
 
 import math
+import re
 from bisect import bisect_left
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 
 from .model import Row, Segment
 
 SLACK = 1e-9  # below match - SLACK (the floor) a candidate can never win: float slack kept on the safe side
 
 
-def grams(folded: str) -> Counter[str]:
-    """Characters and character pairs: pairs find shared words, characters shared names in other wording."""
+class Names:
+    """The register's names and titles (compared forms), found in a text as the entities they denote, so
+    杨万春 and 梁修元 and 城主, or 李治 and 太子, count as the same word in a comparison."""
+
+    def __init__(self, entities: dict[str, tuple[str, ...]]) -> None:
+        self.entities = entities
+        keys = sorted(entities, key=lambda k: (-len(k), k))
+        self.pattern = re.compile("|".join(map(re.escape, keys))) if keys else None
+
+    def find(self, folded: str) -> list[str]:
+        if self.pattern is None:
+            return []
+        return ["@" + e for m in self.pattern.finditer(folded) for e in self.entities[m.group()]]
+
+
+def grams(folded: str, names: Names | None = None) -> Counter[str]:
+    """Characters and character pairs: pairs find shared words, characters shared names in other wording;
+    and the register's entities named, however a witness names them."""
     out: Counter[str] = Counter(folded)
     out.update(folded[i : i + 2] for i in range(len(folded) - 1))
+    if names is not None:
+        out.update(names.find(folded))
     return out
 
 
@@ -170,31 +190,229 @@ def _candidates(
     return sorted(best.items())
 
 
+class Draft:
+    """A row being built: each witness's segments, the witnesses whose cell above covers it, what is moved."""
+
+    __slots__ = ("cells", "covered", "moved")
+
+    def __init__(self, cells: dict[str, list[Segment]] | None = None) -> None:
+        self.cells: dict[str, list[Segment]] = cells or {}
+        self.covered: set[str] = set()  # witnesses whose cell in an earlier row spans down over this one
+        self.moved: set[tuple[str, int]] = set()  # (siglum, start) of segments told elsewhere in that witness
+
+    def speakers(self) -> set[str]:
+        return set(self.cells) | self.covered
+
+
+Bead = tuple[int, int, int, int]  # (i, a, j, b): the witness's segments i..i+a-1 answer rows j..j+b-1
+LONGEST = 8  # a segment may answer up to this many rows, and up to this many segments one row
+
+
+class Blocks:
+    """Similarities of runs of a witness's segments with runs of rows (each row witness by witness).
+
+    A run's vector is the sum of its texts' vectors, so the cosine of two runs needs only dot products
+    between single texts (bilinear: the dot of two sums is the sum of the dots), each computed once.
+    """
+
+    def __init__(self, segs: list[Segment], rows: list[Draft], vecs: dict[str, Vec], idf: dict[str, float]) -> None:
+        self.segs, self.rows, self.vecs, self.idf = segs, rows, vecs, idf
+        self._dots: dict[tuple[str, str], float] = {}
+        self._theirs: dict[tuple[int, int], list[tuple[tuple[str, ...], float]]] = {}
+        self._mine: dict[tuple[int, int], tuple[tuple[str, ...], float]] = {}
+
+    def dot(self, x: str, y: str) -> float:
+        key = (x, y) if x <= y else (y, x)
+        if key not in self._dots:
+            a, b = self.vecs[x], self.vecs[y]
+            self._dots[key] = cosine(a.counts, b.counts, 1.0, 1.0, self.idf)  # unnormalised: the dot product
+        return self._dots[key]
+
+    def _run(self, texts: tuple[str, ...]) -> tuple[tuple[str, ...], float]:
+        """The texts and the squared norm of their sum."""
+        sq = sum(self.vecs[t].norm ** 2 for t in texts)
+        sq += 2 * sum(self.dot(x, y) for k, x in enumerate(texts) for y in texts[k + 1 :])
+        return texts, sq
+
+    def sim(self, i: int, a: int, j: int, b: int) -> float:
+        if (i, a) not in self._mine:
+            self._mine[(i, a)] = self._run(tuple(s.folded for s in self.segs[i : i + a]))
+        if (j, b) not in self._theirs:
+            by: dict[str, list[str]] = {}
+            for row in self.rows[j : j + b]:
+                for w, ms in row.cells.items():
+                    by.setdefault(w, []).extend(m.folded for m in ms)
+            self._theirs[(j, b)] = [self._run(tuple(t)) for t in by.values()]
+        mine, sq_a = self._mine[(i, a)]
+        best = 0.0
+        for theirs, sq_b in self._theirs[(j, b)]:
+            if sq_a > 0 and sq_b > 0:
+                dot = sum(self.dot(x, y) for x in mine for y in theirs)
+                best = max(best, dot / math.sqrt(sq_a * sq_b))
+        return best
+
+
+def _holds(near: list[list[int]], i: int, a: int, j: int, b: int) -> bool:
+    """Whether a bead is anchored at both ends: its first and last segments, and its first and last rows,
+    are each in a candidate pair within it. A bead never reaches out to take in a neighbour that has
+    nothing to do with the other side (rows in between may be too short to show a likeness)."""
+
+    def rows_of(ii: int) -> list[int]:
+        return near[ii][bisect_left(near[ii], j) : bisect_left(near[ii], j + b)]
+
+    first, last = rows_of(i), rows_of(i + a - 1)
+    if not first or not last:
+        return False
+    ends = {j, j + b - 1}
+    return ends <= {r for ii in range(i, i + a) for r in rows_of(ii)}
+
+
+def _bead_options(near: list[list[int]], n: int) -> list[tuple[int, int, int, int]]:
+    """Every bead anchored at both ends (see ``_holds``), by start: one to one, one segment to several rows,
+    several segments to one row, two to two."""
+    out = []
+    for i, rows in enumerate(near):
+        for j in rows:
+            for jj in rows:
+                if j <= jj < j + LONGEST:
+                    out.append((i, 1, j, jj - j + 1))
+            for a in range(2, min(LONGEST, len(near) - i) + 1):
+                if _holds(near, i, a, j, 1):
+                    out.append((i, a, j, 1))
+            if i + 1 < len(near) and j + 1 < n and _holds(near, i, 2, j, 2):
+                out.append((i, 2, j, 2))
+    return sorted(set(out))
+
+
+def _beads(
+    segs: list[Segment], rows: list[Draft], cands: list[list[tuple[int, float]]], blocks: Blocks, params: AlignParams
+) -> list[Bead]:
+    """The best monotone chain of beads (sentence alignment as Gale and Church's: one to one, one to
+    several, several to one, two to two; anything else is skipped, at no cost).
+
+    A bead scores its similarity less ``match``, and less ``merge`` for each segment or row beyond one
+    (joining needs the better likeness). Skips being free, the best total ending at a bead is its score
+    plus the best total of any bead ending at or before its start in both directions: a prefix maximum
+    over rows in a Fenwick tree, filled in order of segments, so the cost follows the candidate pairs.
+    """
+    near = [[j for j, _ in c] for c in cands]  # sorted by row
+    n = len(rows)
+    tree: list[Entry | None] = [None] * (n + 2)
+    links: list[tuple[Bead, int]] = []  # id -> (bead, id of the bead it extends or -1)
+    ends: dict[int, list[tuple[int, Entry]]] = {}  # segment index after a bead -> (row after it, entry)
+
+    def insert(c: int, entry: Entry) -> None:
+        c += 1
+        while c <= n + 1:
+            t = tree[c]
+            if t is None or entry > t:
+                tree[c] = entry
+            c += c & -c
+
+    done_up_to = 0
+    for i, a, j, b in _bead_options(near, n):
+        while done_up_to <= i:
+            for c, entry in ends.pop(done_up_to, []):
+                insert(c, entry)
+            done_up_to += 1
+        score = blocks.sim(i, a, j, b) - params.match - params.merge * (a + b - 2)
+        if score <= 0:
+            continue
+        prev = _prefix_max(tree, j + 1)
+        total = (prev[0] if prev else 0.0) + score
+        entry = (total, -(j + b), -(i + a), len(links))
+        links.append(((i, a, j, b), prev[3] if prev else -1))
+        ends.setdefault(i + a, []).append((j + b, entry))
+    for c, entry in (x for lst in ends.values() for x in lst):
+        insert(c, entry)
+    last = _prefix_max(tree, n + 1)
+    out: list[Bead] = []
+    u = last[3] if last else -1
+    while u >= 0:
+        bead, u = links[u]
+        out.append(bead)
+    return out[::-1]
+
+
 def _place(
-    rows: list[dict[str, list[Segment]]], siglum: str, segs: list[Segment], placed: list[int | None]
-) -> list[dict[str, list[Segment]]]:
-    """The rows with ``siglum``'s segments added where ``placed`` says, and rows of their own for the rest."""
-    new_rows: list[dict[str, list[Segment]]] = [dict(r) for r in rows]
-    inserted_after: dict[int, list[dict[str, list[Segment]]]] = {}
+    rows: list[Draft],
+    siglum: str,
+    segs: list[Segment],
+    beads: list[Bead],
+    found: list[list[tuple[int, float]]],
+    params: AlignParams,
+) -> list[Draft]:
+    """The rows with ``siglum``'s segments added as the beads say: into a row; one segment spanning the
+    rows of its bead; rows of a many-to-many bead joined into one. A segment left over joins a row out
+    of its witness's order (moved) when it matches it strongly and the witness has no cell there; the
+    rest open rows of their own, consecutive ones one row together."""
+    n = len(rows)
+    target: list[int | None] = [None] * len(segs)
+    span_to: dict[int, int] = {}  # segment -> last row its cell covers
+    join: dict[int, int] = {}  # first row of a many-to-many bead -> its last row
+    for i, a, j, b in beads:
+        for k in range(i, i + a):
+            target[k] = j
+        if b > 1 and a == 1:
+            span_to[i] = j + b - 1
+        elif b > 1:
+            join[j] = j + b - 1
+    taken = {j for i, a, j, b in beads for j in range(j, j + b)}
+    moved: set[int] = set()
+    for i, t in enumerate(target):
+        if t is not None:
+            continue
+        best = max(((sim, -j) for j, sim in found[i] if j not in taken), default=None)
+        if best is None or best[0] < params.moved:
+            continue
+        lo = max((x for x in target[:i] if x is not None), default=-1)
+        hi = min((x for x in target[i + 1 :] if x is not None), default=n)
+        if lo < -best[1] < hi:
+            continue  # in order: the alignment declined it, and so does this
+        target[i] = -best[1]
+        taken.add(target[i])
+        moved.add(i)
+    out_rows = [Draft({k: list(v) for k, v in r.cells.items()}) for r in rows]
+    for new, old in zip(out_rows, rows, strict=True):
+        new.covered = set(old.covered)
+        new.moved = set(old.moved)
+    inserted_after: dict[int, list[Draft]] = {}
     last = -1
     pending: list[Segment] = []
-    for seg, target in zip(segs, placed, strict=True):
-        if target is None:
+    for i, (seg, t) in enumerate(zip(segs, target, strict=True)):
+        if t is None:
             pending.append(seg)
             continue
-        if target == last:  # unmatched segments between two of the same row belong to it
-            new_rows[target][siglum].extend(pending)
-        else:
-            inserted_after.setdefault(last, []).extend({siglum: [p]} for p in pending)
-        pending = []
-        new_rows[target].setdefault(siglum, []).append(seg)
-        last = target
-    inserted_after.setdefault(last, []).extend({siglum: [p]} for p in pending)
-    out = list(inserted_after.get(-1, []))
-    for j, row in enumerate(new_rows):
-        out.append(row)
-        out.extend(inserted_after.get(j, []))
-    return out
+        if pending:
+            inserted_after.setdefault(last, []).append(Draft({siglum: pending}))  # one row, not a staircase
+            pending = []
+        out_rows[t].cells.setdefault(siglum, []).append(seg)
+        if i in moved:
+            out_rows[t].moved.add((siglum, seg.start))
+            continue
+        for j in range(t + 1, span_to.get(i, t) + 1):
+            out_rows[j].covered.add(siglum)
+        last = max(last, span_to.get(i, join.get(t, t)))
+    if pending:
+        inserted_after.setdefault(last, []).append(Draft({siglum: pending}))
+    merged: list[Draft] = list(inserted_after.get(-1, []))
+    j = 0
+    while j < n:
+        row = out_rows[j]
+        for k in range(j + 1, join.get(j, j) + 1):  # a many-to-many bead: its rows become one
+            for w, ms in out_rows[k].cells.items():
+                row.cells.setdefault(w, []).extend(ms)
+            row.moved |= out_rows[k].moved
+        end = join.get(j, j)
+        row.covered = {w for w in row.covered if w not in row.cells}
+        merged.append(row)
+        for extra in inserted_after.get(end, []):
+            # a row put inside a span stays inside it: the spanning cells cover it too
+            if end + 1 < n:
+                extra.covered |= {w for w in out_rows[end + 1].covered if w in row.speakers()}
+            merged.append(extra)
+        j = end + 1
+    return merged
 
 
 def sentences(units: list[Segment], text: str) -> list[Segment]:
@@ -222,47 +440,114 @@ def sentences(units: list[Segment], text: str) -> list[Segment]:
     return out
 
 
-def align(episode_id: str, order: list[str], segments: dict[str, list[Segment]], match: float) -> tuple[Row, ...]:
+@dataclass(frozen=True)
+class AlignParams:
+    match: float  # similarity a segment (or a bead of them) needs to join a row in order
+    merge: float  # what each segment or row beyond one in a bead costs in similarity
+    moved: float  # similarity a segment needs to join a row out of its witness's order (a transposition)
+
+
+def _without(rows: list[Draft], siglum: str) -> list[Draft]:
+    """The rows with one witness taken out (rows it alone had are gone)."""
+    out = []
+    for row in rows:
+        if set(row.cells) == {siglum}:
+            continue
+        new = Draft({w: list(ms) for w, ms in row.cells.items() if w != siglum})
+        new.covered = row.covered - {siglum}
+        new.moved = {m for m in row.moved if m[0] != siglum}
+        out.append(new)
+    return out
+
+
+def _single(rows: list[Draft]) -> list[Draft]:
+    """Consecutive rows where one witness alone speaks, the same one, become one row."""
+    out: list[Draft] = []
+    for row in rows:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and len(row.cells) == 1
+            and set(prev.cells) == set(row.cells)
+            and not prev.covered
+            and not row.covered
+            and not prev.moved
+            and not row.moved
+        ):
+            (w,) = row.cells
+            prev.cells[w].extend(row.cells[w])
+        else:
+            out.append(row)
+    return out
+
+
+def align(
+    episode_id: str,
+    order: list[str],
+    segments: dict[str, list[Segment]],
+    params: AlignParams,
+    names: Names | None = None,
+) -> tuple[Row, ...]:
     """Rows for one episode; ``order`` lists the sigla, base first."""
-    floor = match - SLACK
+    names = names or Names({})
+    floor = min(params.match, params.moved) * 0.75 - SLACK
     df: Counter[str] = Counter()
     counts: dict[str, Counter[str]] = {}  # by folded text
     n_docs = 0
     for siglum in order:
         for seg in segments.get(siglum, []):
             if seg.folded not in counts:
-                counts[seg.folded] = grams(seg.folded)
+                counts[seg.folded] = grams(seg.folded, names)
             df.update(counts[seg.folded].keys())
             n_docs += 1
     idf = {g: math.log((max(1, n_docs) + 1) / (c + 1)) + 1.0 for g, c in df.items()}
     rank = {g: k for k, g in enumerate(sorted(df, key=lambda g: (df[g], g)))}
     vecs = {text: Vec(c, idf, rank, floor) for text, c in counts.items()}
-    postings: defaultdict[str, list[tuple[str, float]]] = defaultdict(list)  # prefix gram -> (text in rows, weight)
-    postings_done: set[str] = set()
+    postings: defaultdict[str, list[tuple[str, float]]] = defaultdict(list)  # prefix gram -> (text, weight)
 
-    rows: list[dict[str, list[Segment]]] = []
-    for siglum in order:
+    for text, vec in vecs.items():
+        for g, w in vec.prefix:
+            postings[g].append((text, w))
+
+    def add(rows: list[Draft], siglum: str) -> list[Draft]:
         segs = segments.get(siglum, [])
-        if not segs:
-            continue
-        if rows:
-            rows_of: defaultdict[str, list[int]] = defaultdict(list)
-            for j, row in enumerate(rows):
-                for text in dict.fromkeys(m.folded for ms in row.values() for m in ms):
-                    rows_of[text].append(j)
-            found: dict[str, list[tuple[int, float]]] = {}  # a text repeated in the witness is looked up once
-            for s in segs:
-                if s.folded not in found:
-                    found[s.folded] = _candidates(vecs[s.folded], vecs, rows_of, idf, postings, floor)
-            rows = _place(rows, siglum, segs, _monotone_match([found[s.folded] for s in segs], len(rows), match))
-        else:
-            rows = [{siglum: [s]} for s in segs]
-        for text in dict.fromkeys(s.folded for s in segs):
-            if text not in postings_done:
-                postings_done.add(text)
-                for g, w in vecs[text].prefix:
-                    postings[g].append((text, w))
-    return tuple(
-        Row(f"{episode_id}-{k}", {s: tuple(row.get(s, ())) for s in order if row.get(s)})
-        for k, row in enumerate(rows, 1)
-    )
+        if not rows:
+            return [Draft({siglum: [s]}) for s in segs]
+        rows_of: defaultdict[str, list[int]] = defaultdict(list)
+        for j, row in enumerate(rows):
+            for text in dict.fromkeys(m.folded for ms in row.cells.values() for m in ms):
+                rows_of[text].append(j)
+        found: dict[str, list[tuple[int, float]]] = {}  # a text repeated in the witness is looked up once
+        for s in segs:
+            if s.folded not in found:
+                found[s.folded] = _candidates(vecs[s.folded], vecs, rows_of, idf, postings, floor)
+        cands = [found[s.folded] for s in segs]
+        return _place(
+            rows, siglum, segs, _beads(segs, rows, cands, Blocks(segs, rows, vecs, idf), params), cands, params
+        )
+
+    present = [s for s in order if segments.get(s)]
+    rows: list[Draft] = []
+    for siglum in present:
+        rows = add(rows, siglum)
+    for siglum in present[1:]:  # each witness again, against the rows all the others made
+        rows = add(_without(rows, siglum), siglum)
+    rows = _single(rows)
+    out = []
+    for k, row in enumerate(rows, 1):
+        span = {}
+        for w in row.cells:
+            n = 1
+            while k - 1 + n < len(rows) and w in rows[k - 1 + n].covered and w not in rows[k - 1 + n].cells:
+                n += 1
+            if n > 1:
+                span[w] = n
+        out.append(
+            Row(
+                f"{episode_id}-{k}",
+                {s: tuple(row.cells[s]) for s in order if row.cells.get(s)},
+                span,
+                frozenset(row.moved),
+            )
+        )
+    return tuple(out)

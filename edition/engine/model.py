@@ -113,6 +113,8 @@ class Row:
 
     id: str
     cells: dict[str, tuple[Segment, ...]]
+    span: dict[str, int] = field(default_factory=dict)  # witness -> rows its cell here covers (this one and below)
+    moved: frozenset[tuple[str, int]] = frozenset()  # (siglum, start) of segments told elsewhere in that witness
 
 
 @dataclass(frozen=True)

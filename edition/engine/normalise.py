@@ -49,6 +49,8 @@ class Normaliser:
             nfkc = unicodedata.normalize("NFKC", ch)[:1] or ch
             simple = char_to_simplified(nfkc)
             out = self.variants.get(simple, self.variants.get(nfkc, simple))
+            if out != simple:
+                out = char_to_simplified(out)  # a variant's standard form, in the compared script
             self._chars[ch] = out
         return out
 

@@ -24,6 +24,9 @@ def p(default: float, doc: str):
 @dataclass(frozen=True)
 class Params:
     # segment: how a witness is cut into sentences and clauses
+    marks_per: int = p(
+        30, "A witness with fewer sentence or clause marks than one per this many letters is unpunctuated."
+    )
     bare_run: int = p(12, "A run of more letters than this with no mark is cut where other witnesses break or at cues.")
     key_len: int = p(3, "Letters on each side of another witness's break that must match for it to cut a bare run.")
     opening_len: int = p(5, "...or first letters of another witness's sentence that must match.")
@@ -47,7 +50,9 @@ class Params:
     copy: float = p(0.8, "Share of character pairs two witnesses must share to count as copies of one text.")
 
     # align: rows
-    match: float = p(0.06, "Similarity a segment needs to join a row rather than open one.")
+    match: float = p(0.06, "Similarity a segment (or a run of them) needs to join a row in its witness's order.")
+    merge: float = p(0.005, "Similarity each further segment or row of a many-to-one pairing must add.")
+    moved: float = p(0.3, "Similarity a segment needs to join a row out of its witness's order (shown as moved).")
 
     # notes
     close: float = p(0.75, "Similarity of two cells above which every difference is noted (copies of one text).")

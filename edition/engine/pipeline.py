@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Protocol, TypeVar
 
 from ..errors import EditionError
-from .align import align, sentences
+from .align import AlignParams, Names, align, sentences
 from .assign import assign
 from .load import load_witnesses
 from .model import Edition, EpisodeDef, EpisodeResult, Row, Segment, Span, Witness
 from .normalise import Normaliser
 from .notes import Context, row_notes
+from .register import entities
 from .resources import Resources
 from .segment import segment
 
@@ -75,44 +78,49 @@ def check_bases(resources: Resources, sigla: set[str]) -> None:
             raise EditionError(resources.files[0], f"episode '{d.id}': base '{d.base}' is no witness's siglum", d.line)
 
 
+class Stopwatch:
+    """Seconds spent per stage, summed over every time the stage runs."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - t0
+
+
 def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edition:
     """Run every stage on the witnesses in ``folder``; raises EditionError on bad input."""
     cache = cache or NoCache()
-    timings: dict[str, float] = {}
+    clock = Stopwatch()
     warnings: list[str] = []
     res = resources.digest
     params = resources.params
 
-    def timed(name: str, fn: Callable[[], T]) -> T:
-        t0 = time.perf_counter()
-        out = fn()
-        timings[name] = timings.get(name, 0.0) + time.perf_counter() - t0
-        return out
-
-    witnesses = timed("load", lambda: load_witnesses(folder, warnings))
+    with clock.stage("load"):
+        witnesses = load_witnesses(folder, warnings)
     check_bases(resources, {w.siglum for w in witnesses})
     norm = Normaliser(resources.variants)
     keys = {w.siglum: (w.siglum, digest(w.text), res) for w in witnesses}
-    tokens = timed(
-        "normalise",
-        lambda: {w.siglum: cache.get(("tokens", *keys[w.siglum]), lambda w=w: norm.tokenise(w)) for w in witnesses},
-    )
-    segments = timed("segment", lambda: cache.get(("segment", tuple(keys.values())), lambda: segment(tokens, params)))
-    labels = timed(
-        "episodes",
-        lambda: cache.get(
-            ("episodes", tuple(keys.values())),
-            lambda: assign(
-                segments,
-                resources.episodes + resources.context,
-                norm,
-                params,
-                tuple(resources.register.names(norm, "person")),
-            ),
-        ),
-    )
+    everything = tuple(keys.values())
+    with clock.stage("normalise"):
+        tokens = {w.siglum: cache.get(("tokens", *keys[w.siglum]), partial(norm.tokenise, w)) for w in witnesses}
+    with clock.stage("segment"):
+        segments = cache.get(("segment", everything), partial(segment, tokens, params))
+    persons = tuple(resources.register.names(norm, "person"))
+    with clock.stage("episodes"):
+        labels = cache.get(
+            ("episodes", everything),
+            partial(assign, segments, resources.episodes + resources.context, norm, params, persons),
+        )
 
     ctx = Context(tokens, resources.surnames, params)
+    how = AlignParams(params.match, params.merge, params.moved)
+    names = Names(entities(resources.register, norm))
     results = []
     for d in resources.episodes:
         cells = {
@@ -125,21 +133,17 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
         # only the witnesses that tell the episode: one silent throughout gets no note on every row
         order = ([base] if base else []) + [w.siglum for w in witnesses if w.siglum != base and cells[w.siglum]]
         key = (d.id, tuple(order), tuple(tuple(cells[s]) for s in order), res)
-        rows: tuple[Row, ...] = timed(
-            "rows",
-            lambda: cache.get(("rows", *key), lambda: align(d.id, order, cells, params.match)),  # noqa: B023
-        )
-        notes = timed(
-            "notes",
-            lambda: tuple(
+        with clock.stage("rows"):
+            rows: tuple[Row, ...] = cache.get(("rows", *key), partial(align, d.id, order, cells, how, names))
+        with clock.stage("notes"):
+            notes = tuple(
                 n
-                for r in rows  # noqa: B023
+                for r in rows
                 for n in cache.get(
-                    ("notes", r.id, tuple(r.cells.items()), base, tuple(order), res),  # noqa: B023
-                    lambda r=r: row_notes(r, base, order, ctx),  # noqa: B023
+                    ("notes", r.id, tuple(r.cells.items()), base, tuple(order), res),
+                    partial(row_notes, r, base, order, ctx),
                 )
-            ),
-        )
+            )
         results.append(EpisodeResult(d, base, rows, notes))
     unassigned = {w.siglum: unassigned_spans(segments[w.siglum], labels[w.siglum]) for w in witnesses}
-    return Edition(witnesses, tuple(results), unassigned, tokens, segments, labels, timings, warnings)
+    return Edition(witnesses, tuple(results), unassigned, tokens, segments, labels, clock.seconds, warnings)

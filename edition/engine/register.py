@@ -48,6 +48,17 @@ class Register:
         return dict(sorted(out.items(), key=lambda kv: (-len(kv[0]), kv[0])))
 
 
+def entities(register: Register, norm: Normaliser) -> dict[str, tuple[str, ...]]:
+    """Compared form of every name and title -> the ids of the entries it may denote (a title may be shared)."""
+    out: dict[str, set[str]] = {}
+    for e in register.entries:
+        for a in (e.name, *e.aliases, *e.titles):
+            folded = norm.fold_text(a)
+            if len(folded) >= 2:
+                out.setdefault(folded, set()).add(e.id)
+    return {k: tuple(sorted(v)) for k, v in sorted(out.items())}
+
+
 def load_register(path: Path | None, norm: Normaliser) -> Register:
     """The register file, checked; an empty register when there is none."""
     if path is None:

@@ -175,18 +175,28 @@ def _time_opens(n: str) -> bool:
     return bool(head[:2] in CYCLICAL or _MONTH.match(head) or _TIME_WORDS.match(head))
 
 
+def punctuated(tokens: Tokens, per: int) -> bool:
+    """Whether the witness marks its own sentences and clauses: at least one mark per ``per`` letters.
+    Only an unpunctuated witness is cut where others break, or at classical cues: in a punctuated one the
+    editor's or copyist's punctuation stands, and 也 is as often "also" as a final particle."""
+    text = tokens.text
+    marks = sum(1 for ch in text if ch in FINAL or ch in CLAUSE_MARKS)
+    return marks * per >= len(tokens.n)
+
+
 def cut_witness(tokens: Tokens, params: Params, keys: dict[str, int]) -> list[Cut]:
     """The clauses of one witness; ``keys`` are other witnesses' breaks (see ``_boundary_keys``)."""
     text = tokens.text
     out: list[Cut] = []
     sentence = -1
+    bare = not punctuated(tokens, params.marks_per)
     for p, (ps, pe) in enumerate(paragraphs(text)):
         quote = 0
         for s, e, strength in _marked_pieces(text, ps, pe):
             s, e = _trim(text, s, e)
             if s >= e:
                 continue
-            pieces = _split_bare(tokens, s, e, strength, params, keys)
+            pieces = _split_bare(tokens, s, e, strength, params, keys) if bare else [(s, e, strength)]
             for cs, ce, st in pieces:
                 if st >= SENTENCE or sentence < 0:
                     sentence += 1
@@ -204,25 +214,28 @@ def cut_witness(tokens: Tokens, params: Params, keys: dict[str, int]) -> list[Cu
 def _split_bare(
     tokens: Tokens, s: int, e: int, strength: int, params: Params, keys: dict[str, int]
 ) -> list[tuple[int, int, int]]:
-    """A piece with a long unpunctuated run, cut where other witnesses break and at classical cues."""
+    """A piece of an unpunctuated witness: cut where other witnesses break and at classical cues, when
+    its run is long; and its own start made as strong a break as another witness's break there."""
     lo, hi = tokens.index(s), tokens.index(e)
-    if hi - lo <= params.bare_run:
-        return [(s, e, strength)]
     n, at = tokens.n, tokens.at
-    k = params.key_len
+    k, m = params.key_len, params.opening_len
     found: dict[int, int] = {}
-    m = params.opening_len
-    for i in range(lo + 1, hi - 1):
-        st = keys.get(n[i - k : i + k]) if i >= lo + k and i + k <= hi else None
-        opening = keys.get(OPENING + n[i : i + m]) if i + m <= hi else None
-        best = max(x for x in (st, opening, -1) if x is not None)
+    for i in range(lo, max(lo, hi - 1)):
+        both = keys.get(n[i - k : i + k]) if i >= k and i + k <= len(n) else None
+        opening = keys.get(OPENING + n[i : i + m]) if i + m <= len(n) else None
+        best = max(x for x in (both, opening, -1) if x is not None)
         if best >= 0:
-            found[i] = max(found.get(i, -1), best)
+            found[i] = best
     for i, st in _cue_cuts(n[lo:hi]):
         found.setdefault(lo + i, st)
+    if lo < hi and (n[lo : lo + 2] in CYCLICAL or _MONTH.match(n, lo)):
+        found[lo] = max(found.get(lo, -1), SENTENCE)
+    first = max(strength, found.get(lo, -1))
+    if hi - lo <= params.bare_run:
+        return [(s, e, first)]
     cuts = sorted(i for i in found if lo + 2 <= i <= hi - 2)
     out: list[tuple[int, int, int]] = []
-    start, st0 = s, strength
+    start, st0 = s, first
     last = lo
     for i in cuts:
         if i - last < 2:
