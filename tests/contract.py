@@ -1,68 +1,114 @@
-"""The export contract's invariants, checked by the project itself (never by ../shared)."""
+"""The ``edition-export/2`` contract's invariants (docs/format.md), checked by the project itself."""
 
 from __future__ import annotations
 
 from typing import Any
 
-CLASSES = {"punctuation", "orthographic", "substantive", "addition", "omission"}
+TYPES = {
+    "collation": {"punctuation", "orthographic", "substantive", "addition", "omission"},
+    "fact": {"person", "place", "thing", "number", "date"},
+    "lacuna": {"lacuna"},
+    "editor": {"editor"},
+}
+TAGS = {"person", "place", "thing", "number", "date"}
 
 
 def contract_problems(data: dict[str, Any], texts: dict[str, str]) -> list[str]:
-    """Every way ``data`` breaks the edition-export/1 contract for witness ``texts`` (siglum -> text)."""
+    """Every way ``data`` breaks the edition-export/2 contract for witness ``texts`` (siglum -> text)."""
     problems: list[str] = []
-    if data.get("format") != "edition-export/1":
-        problems.append(f"format {data.get('format')!r}")
+    say = problems.append
+    if data.get("format") != "edition-export/2":
+        say(f"format {data.get('format')!r}")
     covered = {s: [0] * len(t) for s, t in texts.items()}
 
-    def take(sig: str, sp: dict, where: str) -> None:
-        s, e = sp["start"], sp["end"]
-        if not 0 <= s <= e <= len(texts[sig]):
-            problems.append(f"{where}: span {s}-{e} outside {sig}")
-            return
-        if sp["text"] != texts[sig][s:e]:
-            problems.append(f"{where}: text is not the slice {sig}[{s}:{e}]")
-        for i in range(s, e):
-            covered[sig][i] += 1
+    def slice_ok(sig: str, s: int, e: int, text: str | None, where: str) -> bool:
+        if sig not in texts or not 0 <= s <= e <= len(texts[sig]):
+            say(f"{where}: span {sig} {s}-{e} outside the witness")
+            return False
+        if text is not None and text != texts[sig][s:e]:
+            say(f"{where}: text {text[:12]!r} is not {sig}[{s}:{e}]")
+            return False
+        return True
 
+    def take(sig: str, sp: dict, where: str) -> None:
+        if slice_ok(sig, sp["start"], sp["end"], sp["text"], where):
+            for i in range(sp["start"], sp["end"]):
+                covered[sig][i] += 1
+
+    families = {f["id"]: f for f in data["families"]}
+    members = [s for f in data["families"] for s in f["members"]]
+    if sorted(members) != sorted(texts):
+        say(f"families {members} do not divide the witnesses {sorted(texts)}")
+    for f in data["families"]:
+        if f["base"] not in f["members"]:
+            say(f"family {f['id']}: base {f['base']} is no member")
     for w in data["witnesses"]:
         if w["length"] != len(texts[w["siglum"]]):
-            problems.append(f"{w['siglum']}: length {w['length']}")
+            say(f"{w['siglum']}: length {w['length']}")
         if w["script"] not in {"Hant", "Hans", "mixed"}:
-            problems.append(f"{w['siglum']}: script {w['script']}")
+            say(f"{w['siglum']}: script {w['script']}")
+        if w["family"] not in families or w["siglum"] not in families[w["family"]]["members"]:
+            say(f"{w['siglum']}: family {w['family']}")
+    cells_of: dict[str, dict[str, list[tuple[int, int]]]] = {}
     for ep in data["episodes"]:
-        cells_of: dict[str, dict[str, list[tuple[int, int]]]] = {}
-        for row in ep["rows"]:
+        rows = ep["rows"]
+        for k, row in enumerate(rows):
             if row["id"] in cells_of:
-                problems.append(f"duplicate row {row['id']}")
+                say(f"duplicate row {row['id']}")
             cells_of[row["id"]] = {}
             for sig, cell in row["cells"].items():
                 for sp in cell:
                     take(sig, sp, f"row {row['id']}")
                     cells_of[row["id"]].setdefault(sig, []).append((sp["start"], sp["end"]))
-        for note in ep["notes"]:
-            cells = cells_of.get(note["row"])
-            if cells is None:
-                problems.append(f"note on missing row {note['row']}")
-                continue
-            if note["class"] not in CLASSES:
-                problems.append(f"note class {note['class']}")
-            lemma = note["lemma"]
-            placed = [(lemma["siglum"], lemma["start"], lemma["end"])]
-            if lemma["text"] != texts[lemma["siglum"]][lemma["start"] : lemma["end"]]:
-                problems.append(f"note on {note['row']}: lemma text is not its slice")
-            placed += [(s, a, b) for r in note["readings"] for s, (a, b) in r["spans"].items()]
-            for sig, a, b in placed:
-                if not any(x <= a and b <= y for x, y in cells.get(sig, [])):
-                    problems.append(f"note on {note['row']}: {sig} {a}-{b} outside the row's cells")
+            for sig, n in row.get("span", {}).items():
+                below = rows[k + 1 : k + n]
+                if sig not in row["cells"] or n < 2 or len(below) != n - 1 or any(sig in r["cells"] for r in below):
+                    say(f"row {row['id']}: bad span {sig} {n}")
     for sig, spans in data["unassigned"].items():
         for sp in spans:
             take(sig, sp, "unassigned")
+    ids = set()
+    for note in data["notes"]:
+        where = f"note {note.get('id')}"
+        if note["id"] in ids:
+            say(f"{where}: duplicate id")
+        ids.add(note["id"])
+        if note["class"] not in TYPES.get(note["type"], set()):
+            say(f"{where}: type {note['type']} class {note['class']}")
+        if not set(note["tags"]) <= TAGS:
+            say(f"{where}: tags {note['tags']}")
+        if note["row"] is not None and note["row"] not in cells_of:
+            say(f"{where}: no row {note['row']}")
+        lemma = note["lemma"]
+        if lemma is not None:
+            slice_ok(lemma["siglum"], lemma["start"], lemma["end"], lemma["text"], where)
+            cells = cells_of.get(note["row"] or "", {}).get(lemma["siglum"], [])
+            if note["type"] == "collation" and note["row"] and not any(a <= lemma["start"] <= b for a, b in cells):
+                say(f"{where}: lemma outside its row's cells")
+        elif note["type"] != "fact":
+            say(f"{where}: no lemma")
+        if not note["readings"]:
+            say(f"{where}: no reading")
+        for r in note["readings"]:
+            for sig, (a, b) in r["spans"].items():
+                if sig not in r["sigla"]:
+                    say(f"{where}: span of {sig} not in sigla")
+                slice_ok(sig, a, b, r["text"] if note["type"] == "collation" and len(r["sigla"]) == 1 else None, where)
+        if note["type"] in ("fact", "lacuna") and not note["text"]:
+            say(f"{where}: says nothing")
+    for x in data["lacunae"]:
+        slice_ok(x["siglum"], x["at"], x["at"], None, "lacuna")
+        if x["kind"] not in {"start", "end", "unfinished"}:
+            say(f"lacuna kind {x['kind']}")
+    for entry in data["register"]:
+        for m in entry["mentions"]:
+            slice_ok(m["siglum"], m["start"], m["end"], m["text"], f"register {entry['id']}")
     for sig, marks in covered.items():
         text = texts[sig]
         over = [i for i, n in enumerate(marks) if n > 1]
         lost = [i for i, n in enumerate(marks) if n == 0 and not text[i].isspace()]
         if over:
-            problems.append(f"{sig}: {len(over)} characters in two spans, first at {over[0]}")
+            say(f"{sig}: {len(over)} characters in two spans, first at {over[0]}")
         if lost:
-            problems.append(f"{sig}: {len(lost)} characters lost, first at {lost[0]}: {text[lost[0] : lost[0] + 10]!r}")
+            say(f"{sig}: {len(lost)} characters lost, first at {lost[0]}: {text[lost[0] : lost[0] + 10]!r}")
     return problems

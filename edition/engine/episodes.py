@@ -15,7 +15,7 @@ from ..errors import EditionError
 from .datafile import Entry, check_keys, read_yaml, sections, text_field, texts_field
 from .model import EpisodeDef
 
-_KEYS = {"id", "title", "description", "cues", "examples", "base", "order"}
+_KEYS = {"id", "title", "description", "cues", "examples", "order"}
 _CONTEXT_KEYS = {"id", "title", "description", "cues", "examples"}
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 
@@ -39,7 +39,6 @@ def _definition(path: Path, entry: Entry, n: int, where: str, seen: set[str], co
         description=text_field(path, entry, "description", where),
         cues=texts_field(path, entry, "cues", where),
         examples=texts_field(path, entry, "examples", where),
-        base=text_field(path, entry, "base", where) or None,
         line=entry.line,
         context=context,
     )

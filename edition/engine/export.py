@@ -1,4 +1,9 @@
-"""The ``edition-export/1`` JSON: the contract other tools and the site rely on."""
+"""The ``edition-export/2`` JSON: the contract the site, the TEI and the CollateX exports, and other tools rely on.
+
+Every ``start``/``end`` is a code-point offset into the witness text (the decoded file with
+``\\n`` newlines) and every ``text`` is that slice: nothing is normalised or dropped. The
+JSON Schema ``edition.schema.json`` (published with the site) describes every key.
+"""
 
 from __future__ import annotations
 
@@ -7,33 +12,53 @@ from typing import Any
 
 from .model import Edition, Note, Segment
 
-FORMAT = "edition-export/1"
+FORMAT = "edition-export/2"
 
 
-def _segment(seg: Segment) -> dict[str, Any]:
-    return {"start": seg.start, "end": seg.end, "text": seg.text}
+def _segment(seg: Segment, moved: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"start": seg.start, "end": seg.end, "text": seg.text}
+    if moved:
+        out["moved"] = True
+    return out
 
 
-def _note(note: Note) -> dict[str, Any]:
-    return {
-        "row": note.row,
+def _note(k: int, note: Note) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": f"n{k}",
+        "type": note.type,
         "class": note.cls,
+        "episode": note.episode,
+        "row": note.row,
+        "family": note.family,
+        "label": note.label,
         "tags": list(note.tags),
-        "lemma": {
+        "lemma": None
+        if note.lemma is None
+        else {
             "siglum": note.lemma.siglum,
             "start": note.lemma.start,
             "end": note.lemma.end,
             "text": note.lemma_text,
         },
         "readings": [
-            {"sigla": list(r.sigla), "text": r.text, "spans": {s: list(se) for s, se in r.spans.items()}}
+            {
+                "sigla": list(r.sigla),
+                "text": r.text,
+                "spans": {s: list(se) for s, se in r.spans.items()},
+                **({"ref": r.ref} if r.ref else {}),
+                **({} if r.named else {"named": False}),
+            }
             for r in note.readings
         ],
+        "text": note.text,
     }
+    return out
 
 
 def to_dict(edition: Edition) -> dict[str, Any]:
     texts = {w.siglum: w.text for w in edition.witnesses}
+    family_of = {s: f.id for f in edition.families for s in f.members}
+    rows_of = {row.id: (ep.episode.id, row) for ep in edition.episodes for row in ep.rows}
     return {
         "format": FORMAT,
         "witnesses": [
@@ -45,20 +70,28 @@ def to_dict(edition: Edition) -> dict[str, Any]:
                 "source": w.meta.source,
                 "script": w.script,
                 "length": len(w.text),
+                "family": family_of.get(w.siglum, w.siglum),
             }
             for w in edition.witnesses
+        ],
+        "families": [
+            {"id": f.id, "base": f.base, "members": list(f.members), "declared": f.declared} for f in edition.families
         ],
         "episodes": [
             {
                 "id": ep.episode.id,
                 "title": ep.episode.title,
                 "description": ep.episode.description,
-                "base": ep.base,
                 "rows": [
-                    {"id": r.id, "cells": {s: [_segment(x) for x in segs] for s, segs in r.cells.items()}}
+                    {
+                        "id": r.id,
+                        "cells": {
+                            s: [_segment(x, (s, x.start) in r.moved) for x in segs] for s, segs in r.cells.items()
+                        },
+                        **({"span": dict(r.span)} if r.span else {}),
+                    }
                     for r in ep.rows
                 ],
-                "notes": [_note(n) for n in ep.notes],
             }
             for ep in edition.episodes
         ],
@@ -66,7 +99,72 @@ def to_dict(edition: Edition) -> dict[str, Any]:
             s: [{"start": sp.start, "end": sp.end, "text": texts[s][sp.start : sp.end]} for sp in spans]
             for s, spans in edition.unassigned.items()
         },
+        "notes": [_note(k, n) for k, n in enumerate(edition.notes, 1)],
+        "lacunae": [
+            {
+                "siglum": x.siglum,
+                "family": x.family,
+                "kind": x.kind,
+                "at": x.at,
+                "missing": None
+                if x.missing is None
+                else {"siglum": x.missing.siglum, "start": x.missing.start, "end": x.missing.end},
+            }
+            for x in edition.lacunae
+        ],
+        "register": _register(edition, rows_of),
+        "normalised": {"quote_styles": edition.quote_styles},
     }
+
+
+def _register(edition: Edition, rows_of: dict) -> list[dict[str, Any]]:
+    """Each entry the texts name, with every place a witness names it (and the row it stands in)."""
+    where: dict[tuple[str, int], tuple[str, str]] = {}
+    for ep in edition.episodes:
+        for row in ep.rows:
+            for siglum, segs in row.cells.items():
+                for seg in segs:
+                    where[(siglum, seg.start)] = (ep.episode.id, row.id)
+    starts = {s: sorted(k[1] for k in where if k[0] == s) for s in {k[0] for k in where}}
+    from bisect import bisect_right
+
+    def row_at(siglum: str, offset: int) -> tuple[str | None, str | None]:
+        lst = starts.get(siglum, [])
+        k = bisect_right(lst, offset) - 1
+        if k < 0:
+            return None, None
+        ep, row = where[(siglum, lst[k])]
+        seg_end = max(x.end for x in rows_of[row][1].cells[siglum] if x.start == lst[k])
+        return (ep, row) if offset < seg_end else (None, None)
+
+    by_entry: dict[str, list[dict[str, Any]]] = {}
+    for m in edition.mentions:
+        ep, row = row_at(m.siglum, m.start)
+        for e in m.entries:
+            by_entry.setdefault(e, []).append(
+                {
+                    "siglum": m.siglum,
+                    "start": m.start,
+                    "end": m.end,
+                    "text": m.text,
+                    "named": m.named,
+                    "episode": ep,
+                    "row": row,
+                }
+            )
+    return [
+        {
+            "id": e.id,
+            "kind": e.kind,
+            "name": e.name,
+            "aliases": list(e.aliases),
+            "variants": list(e.variants),
+            "titles": list(e.titles),
+            "note": e.note,
+            "mentions": by_entry.get(e.id, []),
+        }
+        for e in edition.register
+    ]
 
 
 def to_json(export: dict[str, Any]) -> str:

@@ -17,7 +17,8 @@ from .datafile import check_keys, entries, read_yaml, text_field
 from .model import Witness, WitnessMeta
 
 CATALOGUE = "catalogue.yaml"
-_CATALOGUE_KEYS = {"file", "siglum", "title", "description", "source", "encoding"}
+_TEXT_KEYS = {"file", "siglum", "title", "description", "source", "encoding", "family"}
+_CATALOGUE_KEYS = _TEXT_KEYS | {"base"}
 
 
 def default_sigla() -> Iterator[str]:
@@ -53,7 +54,13 @@ def read_catalogue(folder: Path, files: list[str]) -> list[WitnessMeta]:
                     raise EditionError(
                         path, f"{where}: unknown encoding '{encoding}'", entry.line_of("encoding")
                     ) from None
-            given[name] = {k: text_field(path, entry, k, where) for k in _CATALOGUE_KEYS}
+            given[name] = {k: text_field(path, entry, k, where) for k in _TEXT_KEYS}
+            base = entry.get("base", False)
+            if not isinstance(base, bool):
+                raise EditionError(path, f"{where}: 'base' must be true or false", entry.line_of("base"))
+            if base and not given[name]["family"]:
+                raise EditionError(path, f"{where}: 'base: true' needs a 'family:' to be the base of", entry.line)
+            given[name]["base"] = "yes" if base else ""
             lines[name] = entry.line
     taken = {g["siglum"] for g in given.values() if g["siglum"]}
     free = (s for s in default_sigla() if s not in taken)
@@ -75,8 +82,18 @@ def read_catalogue(folder: Path, files: list[str]) -> list[WitnessMeta]:
                 description=g.get("description", ""),
                 source=g.get("source", ""),
                 encoding=g.get("encoding") or None,
+                family=g.get("family") or None,
+                base=bool(g.get("base")),
             )
         )
+    bases: dict[str, str] = {}
+    for m in metas:
+        if m.base and m.family in bases:
+            raise EditionError(
+                path, f"family '{m.family}' has two bases: {bases[m.family]} and {m.siglum}", lines.get(m.file)
+            )
+        if m.base and m.family:
+            bases[m.family] = m.siglum
     return metas
 
 

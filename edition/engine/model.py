@@ -21,6 +21,8 @@ class WitnessMeta:
     description: str = ""
     source: str = ""
     encoding: str | None = None
+    family: str | None = None  # the catalogue's name of the text this witness is a copy of
+    base: bool = False  # the catalogue makes it its family's base
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,16 @@ class Segment:
 
 
 @dataclass(frozen=True)
+class Family:
+    """Witnesses that are copies of one text; collated against ``base``, which never changes."""
+
+    id: str  # the base's siglum
+    base: str
+    members: tuple[str, ...]
+    declared: bool = False  # named in the catalogue (else found by the text)
+
+
+@dataclass(frozen=True)
 class EpisodeDef:
     """An episode as the editor defines it in the episodes data file."""
 
@@ -102,7 +114,6 @@ class EpisodeDef:
     description: str = ""
     cues: tuple[str, ...] = ()
     examples: tuple[str, ...] = ()
-    base: str | None = None
     line: int = 0  # where the editor wrote it, for error messages
     context: bool = False  # another event told around the episodes: its text belongs to no episode
 
@@ -126,29 +137,55 @@ class Span:
 
 @dataclass(frozen=True)
 class Reading:
+    """What some witnesses read at a note's place: the text, and where it stands in each of them."""
+
     sigla: tuple[str, ...]
     text: str
     spans: dict[str, tuple[int, int]]
+    ref: str | None = None  # the register entry it names
+    named: bool = True  # False: the witness refers to it by a title only (不名)
+    value: float | None = None  # a number's value
 
 
 @dataclass(frozen=True)
 class Note:
-    """One apparatus entry: where the readings of ``readings`` differ from the lemma."""
+    """One apparatus entry.
 
-    row: str
-    cls: str  # punctuation | orthographic | substantive | addition | omission
-    tags: tuple[str, ...]
-    lemma: Span
+    ``collation``: within a family, where a copy differs from the base (``lemma``), classed
+    punctuation | orthographic | substantive | addition | omission. ``fact``: between independent
+    witnesses, one fact they tell differently (``cls`` its kind: person | place | thing | number |
+    date; ``label`` what it is about; no lemma). ``lacuna``: where a copy breaks off or begins late, or
+    a witness stops mid-sentence. ``editor``: the editor's own note (Markdown in ``text``).
+    """
+
+    type: str
+    cls: str
+    lemma: Span | None
     lemma_text: str
     readings: tuple[Reading, ...]
+    family: str | None = None
+    label: str = ""
+    tags: tuple[str, ...] = ()
+    episode: str | None = None
+    row: str | None = None
+    text: str = ""  # the note in words (某本作某), or the editor's Markdown
+
+
+@dataclass(frozen=True)
+class Lacuna:
+    """Where a copy lacks the start or the end of its family's base (or a witness stops mid-sentence)."""
+
+    siglum: str
+    family: str
+    kind: str  # start | end | unfinished
+    at: int  # offset in the witness where the text breaks off (or begins)
+    missing: Span | None  # what the base has there, if a family's base
 
 
 @dataclass(frozen=True)
 class EpisodeResult:
     episode: EpisodeDef
-    base: str | None
     rows: tuple[Row, ...]
-    notes: tuple[Note, ...]
 
 
 @dataclass
@@ -158,6 +195,12 @@ class Edition:
     witnesses: tuple[Witness, ...]
     episodes: tuple[EpisodeResult, ...]
     unassigned: dict[str, tuple[Span, ...]]
+    families: tuple[Family, ...] = ()
+    notes: tuple[Note, ...] = ()
+    lacunae: tuple[Lacuna, ...] = ()
+    register: tuple = ()  # the register's entries (register.Entry)
+    mentions: tuple = ()  # where the witnesses name them (register.Mention)
+    quote_styles: int = 0  # quote marks normalised silently within families
     tokens: dict[str, Tokens] = field(default_factory=dict)
     segments: dict[str, tuple[Segment, ...]] = field(default_factory=dict)
     assignment: dict[str, tuple[str | None, ...]] = field(default_factory=dict)

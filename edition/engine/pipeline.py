@@ -11,22 +11,25 @@ from __future__ import annotations
 
 import hashlib
 import time
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from ..errors import EditionError
 from .align import AlignParams, Names, align, sentences
 from .assign import assign
+from .collate import Silence, collate, quote_styles
+from .facts import Facts
+from .families import families
 from .load import load_witnesses
-from .model import Edition, EpisodeDef, EpisodeResult, Row, Segment, Span, Witness
+from .model import Edition, EpisodeResult, Family, Lacuna, Note, Reading, Row, Segment, Span, Tokens, Witness
 from .normalise import Normaliser
-from .notes import Context, row_notes
-from .register import entities
+from .register import Mention, entities, mentions
 from .resources import Resources
-from .segment import segment
+from .segment import CLOSERS, FINAL, punctuated, segment
 
 T = TypeVar("T")
 
@@ -48,11 +51,9 @@ def digest(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
-def choose_base(d: EpisodeDef, witnesses: tuple[Witness, ...], cells: dict[str, list[Segment]]) -> str | None:
-    """The editor's base if it carries the episode, else the witness with the most text in it."""
+def spine(witnesses: tuple[Witness, ...], cells: dict[str, list[Segment]]) -> str | None:
+    """The witness whose order an episode's rows follow: the one that tells the most of it."""
     present = [w.siglum for w in witnesses if cells.get(w.siglum)]
-    if d.base in present:
-        return d.base
     if not present:
         return None
     return max(present, key=lambda s: (sum(len(x.folded) for x in cells[s]), -present.index(s)))
@@ -72,10 +73,99 @@ def unassigned_spans(segs: tuple[Segment, ...], labels: tuple[str | None, ...]) 
     return tuple(spans)
 
 
-def check_bases(resources: Resources, sigla: set[str]) -> None:
-    for d in resources.episodes:
-        if d.base and d.base not in sigla:
-            raise EditionError(resources.files[0], f"episode '{d.id}': base '{d.base}' is no witness's siglum", d.line)
+def unfinished(
+    witnesses: tuple[Witness, ...], tokens: dict[str, Tokens], fams: tuple[Family, ...], bare: set[str]
+) -> list[Lacuna]:
+    """Punctuated witnesses (a family's base, or one alone) whose text stops mid-sentence: no final mark."""
+    bases = {f.base for f in fams} - bare
+    out = []
+    for w in witnesses:
+        text = w.text.rstrip()
+        if w.siglum in bases and text and text[-1] not in FINAL and text[-1] not in CLOSERS:
+            out.append(
+                Lacuna(w.siglum, next(f.id for f in fams if w.siglum in f.members), "unfinished", len(text), None)
+            )
+    return out
+
+
+def lacuna_notes(lacunae: list[Lacuna], tokens: dict[str, Tokens]) -> list[Note]:
+    """One note per lacuna: where the witness breaks off (or begins), and what the base has there."""
+    out = []
+    for x in lacunae:
+        words = {"end": "止於此，以下闕", "start": "始於此，以上闕", "unfinished": "止於此，文未完"}[x.kind]
+        lemma = x.missing or Span(x.siglum, x.at, x.at)
+        text = tokens[lemma.siglum].text
+        out.append(
+            Note(
+                type="lacuna",
+                cls="lacuna",
+                lemma=lemma,
+                lemma_text=text[lemma.start : lemma.end],
+                readings=(Reading((x.siglum,), "", {x.siglum: (x.at, x.at)}),),
+                family=x.family,
+                text=f"{x.siglum} {words}",
+            )
+        )
+    return out
+
+
+def locate(notes: list[Note], episodes: tuple[EpisodeResult, ...]) -> list[Note]:
+    """Each note in the row whose cell holds its lemma (or its first reading); None outside the episodes."""
+    where: dict[str, list[tuple[int, int, str, str]]] = {}
+    for ep in episodes:
+        for row in ep.rows:
+            for siglum, segs in row.cells.items():
+                for seg in segs:
+                    where.setdefault(siglum, []).append((seg.start, seg.end, ep.episode.id, row.id))
+    for lst in where.values():
+        lst.sort()
+    out = []
+    for n in notes:
+        anchor = n.lemma or Span(
+            *next(iter(n.readings[0].spans.items()))[0:1], *next(iter(n.readings[0].spans.values()))
+        )
+        lst = where.get(anchor.siglum, [])
+        k = bisect_right(lst, (anchor.start, 1 << 62)) - 1
+        hit = lst[k] if k >= 0 and lst[k][0] <= anchor.start < max(lst[k][1], lst[k][0] + 1) else None
+        out.append(replace(n, episode=hit[2], row=hit[3]) if hit else n)
+    return out
+
+
+def tag(notes: list[Note], found: tuple[Mention, ...]) -> list[Note]:
+    """A collation note is tagged person, place or thing where its lemma or a reading lies in such a name."""
+    by: dict[str, list[Mention]] = {}
+    for m in found:
+        by.setdefault(m.siglum, []).append(m)
+    out = []
+    for n in notes:
+        places = [(n.lemma.siglum, n.lemma.start, n.lemma.end)] if n.lemma else []
+        places += [(s, a, b) for r in n.readings for s, (a, b) in r.spans.items()]
+        kinds = {m.kind for s, a, b in places for m in by.get(s, ()) if m.start < max(b, a + 1) and a < m.end}
+        out.append(replace(n, tags=tuple(sorted(kinds))) if kinds else n)
+    return out
+
+
+def sort_notes(notes: list[Note], episodes: tuple[EpisodeResult, ...]) -> list[Note]:
+    """Notes in reading order: by episode and row, then outside the episodes by witness and place."""
+    rank = {}
+    for e, ep in enumerate(episodes):
+        for r, row in enumerate(ep.rows):
+            rank[row.id] = (e, r)
+    order = {"collation": 0, "lacuna": 1, "fact": 2, "editor": 3}
+
+    def key(n: Note) -> tuple:
+        place = n.lemma or Span(next(iter(n.readings[0].spans)), *next(iter(n.readings[0].spans.values())))
+        return (
+            rank.get(n.row, (len(episodes), 0)) if n.row else (len(episodes), 0),
+            place.siglum,
+            place.start,
+            place.end,
+            order[n.type],
+            n.cls,
+            n.text,
+        )
+
+    return sorted(notes, key=key)
 
 
 class Stopwatch:
@@ -103,7 +193,6 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
 
     with clock.stage("load"):
         witnesses = load_witnesses(folder, warnings)
-    check_bases(resources, {w.siglum for w in witnesses})
     norm = Normaliser(resources.variants)
     keys = {w.siglum: (w.siglum, digest(w.text), res) for w in witnesses}
     everything = tuple(keys.values())
@@ -118,7 +207,6 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
             partial(assign, segments, resources.episodes + resources.context, norm, params, persons),
         )
 
-    ctx = Context(tokens, resources.surnames, params)
     how = AlignParams(params.match, params.merge, params.moved)
     names = Names(entities(resources.register, norm))
     results = []
@@ -129,21 +217,49 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
             )
             for w in witnesses
         }
-        base = choose_base(d, witnesses, cells)
-        # only the witnesses that tell the episode: one silent throughout gets no note on every row
-        order = ([base] if base else []) + [w.siglum for w in witnesses if w.siglum != base and cells[w.siglum]]
+        first = spine(witnesses, cells)
+        # only the witnesses that tell the episode, the spine (whose order the rows follow) first
+        order = ([first] if first else []) + [w.siglum for w in witnesses if w.siglum != first and cells[w.siglum]]
         key = (d.id, tuple(order), tuple(tuple(cells[s]) for s in order), res)
         with clock.stage("rows"):
             rows: tuple[Row, ...] = cache.get(("rows", *key), partial(align, d.id, order, cells, how, names))
-        with clock.stage("notes"):
-            notes = tuple(
-                n
-                for r in rows
-                for n in cache.get(
-                    ("notes", r.id, tuple(r.cells.items()), base, tuple(order), res),
-                    partial(row_notes, r, base, order, ctx),
-                )
-            )
-        results.append(EpisodeResult(d, base, rows, notes))
+        results.append(EpisodeResult(d, rows))
+    episodes = tuple(results)
+
+    with clock.stage("notes"):
+        fams = families(witnesses, tokens, params.copy)
+        bare = {s for s, t in tokens.items() if not punctuated(t, params.marks_per)}
+        script = {w.siglum: w.script for w in witnesses}
+        quiet = {
+            s: Silence(punctuation=bool({s, f.base} & bare), script=script[s] != script[f.base])
+            for f in fams
+            for s in f.members
+        }
+        collated = [
+            cache.get(("collate", f, everything), partial(collate, f, tokens, quiet))
+            for f in fams
+            if len(f.members) > 1
+        ]
+        lacunae = [x for _, ls in collated for x in ls] + unfinished(witnesses, tokens, fams, bare)
+        found = cache.get(("mentions", everything), partial(mentions, resources.register, norm, tokens))
+        facts = Facts(resources.register, found, tokens, fams, norm.fold_text)
+        notes = locate(tag([n for ns, _ in collated for n in ns], found) + lacuna_notes(lacunae, tokens), episodes)
+        notes += [n for ep in episodes for n in cache.get(("facts", ep, everything), partial(facts.notes, ep))]
+        quotes = sum(quote_styles(tokens[f.base], tokens[s]) for f in fams for s in f.members if s != f.base)
     unassigned = {w.siglum: unassigned_spans(segments[w.siglum], labels[w.siglum]) for w in witnesses}
-    return Edition(witnesses, tuple(results), unassigned, tokens, segments, labels, clock.seconds, warnings)
+    return Edition(
+        witnesses,
+        episodes,
+        unassigned,
+        families=fams,
+        notes=tuple(sort_notes(notes, episodes)),
+        lacunae=tuple(lacunae),
+        register=resources.register.entries,
+        mentions=found,
+        quote_styles=quotes,
+        tokens=tokens,
+        segments=segments,
+        assignment=labels,
+        timings=clock.seconds,
+        warnings=warnings,
+    )

@@ -14,10 +14,11 @@ from pathlib import Path
 
 from ..errors import EditionError
 from .datafile import check_keys, read_yaml, sections, text_field, texts_field
+from .model import Tokens
 from .normalise import Normaliser
 
 KINDS = ("persons", "places", "things")
-_KEYS = {"id", "name", "aliases", "titles", "note"}
+_KEYS = {"id", "name", "aliases", "variants", "titles", "note"}
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
@@ -26,10 +27,16 @@ class Entry:
     id: str
     kind: str  # person | place | thing
     name: str
-    aliases: tuple[str, ...]
-    titles: tuple[str, ...] = ()
+    aliases: tuple[str, ...]  # its standard names: which of them a witness uses is never a fact
+    titles: tuple[str, ...] = ()  # role words that refer to it without naming it (may be shared)
     note: str = ""
     line: int = 0
+    variants: tuple[str, ...] = ()  # names only some witnesses use (miswritten, another tradition's)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Its standard names: the aliases, and the headword unless it is a title (安市城主)."""
+        return (*((self.name,) if self.name not in self.titles else ()), *self.aliases)
 
 
 @dataclass(frozen=True)
@@ -41,18 +48,63 @@ class Register:
         out: dict[str, Entry] = {}
         for e in self.entries:
             if kind is None or e.kind == kind:
-                for a in (e.name, *e.aliases):
+                for a in (e.name, *e.aliases, *e.variants):
                     folded = norm.fold_text(a)
                     if folded:
                         out.setdefault(folded, e)
         return dict(sorted(out.items(), key=lambda kv: (-len(kv[0]), kv[0])))
 
 
+@dataclass(frozen=True)
+class Mention:
+    """A place in a witness that names a register entry (or refers to it by a title: ``named`` False)."""
+
+    siglum: str
+    start: int
+    end: int
+    text: str
+    entries: tuple[str, ...]  # a title may denote several (太子)
+    kind: str  # person | place | thing
+    how: str  # name (a standard name) | variant | title
+
+    @property
+    def named(self) -> bool:
+        return self.how != "title"
+
+
+def mentions(register: Register, norm: Normaliser, tokens: dict[str, Tokens]) -> tuple[Mention, ...]:
+    """Every name and title of the register in every witness, longest first, in the compared form."""
+    forms: dict[str, tuple[tuple[str, ...], str, str]] = {}
+    by_title: dict[str, list[Entry]] = {}
+    for e in register.entries:
+        for t in e.titles:
+            by_title.setdefault(norm.fold_text(t), []).append(e)
+    for e in register.entries:
+        for how, names in (("variant", e.variants), ("name", e.names)):
+            for a in names:
+                f = norm.fold_text(a)
+                if f:
+                    forms[f] = ((e.id,), e.kind, how)
+    for f, es in by_title.items():
+        if f and f not in forms and len({e.kind for e in es}) == 1:
+            forms[f] = (tuple(sorted({e.id for e in es})), es[0].kind, "title")
+    if not forms:
+        return ()
+    pattern = re.compile("|".join(map(re.escape, sorted(forms, key=lambda k: (-len(k), k)))))
+    out = []
+    for siglum, t in tokens.items():
+        for m in pattern.finditer(t.n):
+            ids, kind, how = forms[m.group()]
+            start, end = t.at[m.start()], t.at[m.end() - 1] + 1
+            out.append(Mention(siglum, start, end, t.text[start:end], ids, kind, how))
+    return tuple(out)
+
+
 def entities(register: Register, norm: Normaliser) -> dict[str, tuple[str, ...]]:
     """Compared form of every name and title -> the ids of the entries it may denote (a title may be shared)."""
     out: dict[str, set[str]] = {}
     for e in register.entries:
-        for a in (e.name, *e.aliases, *e.titles):
+        for a in (e.name, *e.aliases, *e.variants, *e.titles):
             folded = norm.fold_text(a)
             if len(folded) >= 2:
                 out.setdefault(folded, set()).add(e.id)
@@ -79,7 +131,8 @@ def load_register(path: Path | None, norm: Normaliser) -> Register:
             ids.add(eid)
             name = text_field(path, item, "name", where, required=True)
             aliases = texts_field(path, item, "aliases", where)
-            for a in dict.fromkeys((name, *aliases)):
+            variants = texts_field(path, item, "variants", where)
+            for a in dict.fromkeys((name, *aliases, *variants)):
                 folded = norm.fold_text(a)
                 if folded in owner and owner[folded][0] != eid:
                     other, line = owner[folded]
@@ -98,6 +151,7 @@ def load_register(path: Path | None, norm: Normaliser) -> Register:
                     texts_field(path, item, "titles", where),
                     text_field(path, item, "note", where),
                     item.line,
+                    variants,
                 )
             )
     return Register(tuple(entries))

@@ -1,0 +1,267 @@
+"""Collation within a family: every difference between a copy and its family's base, over the whole text.
+
+Copies of one text are compared character by character -- letters in their compared
+form, punctuation by kind -- so every difference is located to the character and
+classed: punctuation, orthographic (the same letter written otherwise: 巖/岩),
+substantive (another letter), addition, omission. Quote styles (“” / 「」) are
+normalised silently: they are counted, not noted. Where a copy breaks off (or begins
+late) the missing stretch is one lacuna, not hundreds of omissions.
+
+Long texts are cut into chunks at anchors -- stretches of letters found once in each
+text, in the same order -- and each pair of chunks is compared on its own, so the cost
+follows the length of the texts, not its square.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from rapidfuzz.distance import Levenshtein
+
+from .convert import char_to_simplified
+from .model import Family, Lacuna, Note, Reading, Span, Tokens
+from .normalise import punct_key
+
+ANCHOR = 12  # letters of a unique stretch that anchors two copies
+CHUNK = 400  # letters between anchors at least (chunks are compared whole)
+LACUNA = 20  # letters a copy must lack at its start or end for the gap to be a lacuna
+QUOTE_KEYS = {"Q", "q"}
+
+
+@dataclass(frozen=True)
+class Tok:
+    t: str
+    n: str  # compared form; marks are "\x00" + their kind
+    at: int
+    mark: bool
+
+
+def _toks(tokens: Tokens, start: int, end: int) -> list[Tok]:
+    text, out = tokens.text, []
+    k = tokens.index(start)
+    for i in range(start, end):
+        ch = text[i]
+        if ch.isspace():
+            continue
+        if k < len(tokens.at) and tokens.at[k] == i:
+            out.append(Tok(ch, tokens.n[k], i, False))
+            k += 1
+        else:
+            out.append(Tok(ch, "\x00" + punct_key(ch), i, True))
+    return out
+
+
+def anchors(a: str, b: str, k: int = ANCHOR, spacing: int = CHUNK) -> list[tuple[int, int]]:
+    """Letter positions (in a, in b) of stretches found once in each, in the same order, ``spacing`` apart."""
+
+    def unique(s: str) -> dict[str, int]:
+        seen: dict[str, int] = {}
+        for i in range(0, len(s) - k + 1):
+            g = s[i : i + k]
+            seen[g] = -1 if g in seen else i
+        return seen
+
+    ua, ub = unique(a), unique(b)
+    pairs = sorted((i, ub[g]) for g, i in ua.items() if i >= 0 and ub.get(g, -1) >= 0)
+    # longest increasing subsequence of the positions in b (patience sorting)
+    tails: list[int] = []
+    tail_at: list[int] = []
+    back: list[int] = [-1] * len(pairs)
+    for idx, (_, j) in enumerate(pairs):
+        pos = bisect_right(tails, j)
+        if pos == len(tails):
+            tails.append(j)
+            tail_at.append(idx)
+        else:
+            tails[pos] = j
+            tail_at[pos] = idx
+        back[idx] = tail_at[pos - 1] if pos else -1
+    chain: list[tuple[int, int]] = []
+    u = tail_at[-1] if tail_at else -1
+    while u >= 0:
+        chain.append(pairs[u])
+        u = back[u]
+    chain.reverse()
+    out: list[tuple[int, int]] = []
+    for i, j in chain:
+        if not out or (i - out[-1][0] >= spacing and j - out[-1][1] >= spacing):
+            out.append((i, j))
+    return out
+
+
+def _chunks(base: Tokens, copy: Tokens) -> Iterator[tuple[int, int, int, int]]:
+    """(base start, base end, copy start, copy end) text ranges, cut before anchored letters."""
+    cuts = [(base.at[i], copy.at[j]) for i, j in anchors(base.n, copy.n) if i and j]
+    prev = (0, 0)
+    for cb, cc in cuts:
+        yield prev[0], cb, prev[1], cc
+        prev = (cb, cc)
+    yield prev[0], len(base.text), prev[1], len(copy.text)
+
+
+def _differences(
+    a: list[Tok], b: list[Tok], a_end: int, b_end: int
+) -> Iterator[tuple[str, list[Tok], list[Tok], int, int]]:
+    """(class, base tokens, copy tokens, base place, copy place) of every difference; the places say where
+    a side with no tokens stands (before the next token, or at the chunk's end). Quote styles pass silently."""
+
+    def place(toks: list[Tok], i: int, end: int) -> int:
+        return toks[i].at if i < len(toks) else end
+
+    for op in Levenshtein.opcodes([t.n for t in a], [t.n for t in b]):
+        ta, tb = a[op.src_start : op.src_end], b[op.dest_start : op.dest_end]
+        pa, pb = place(a, op.src_start, a_end), place(b, op.dest_start, b_end)
+        if op.tag == "equal":
+            i = 0
+            while i < len(ta):
+                if ta[i].t == tb[i].t or (ta[i].mark and ta[i].n[1:] in QUOTE_KEYS):
+                    i += 1
+                    continue
+                j = i
+                while j < len(ta) and ta[j].t != tb[j].t and ta[j].mark == ta[i].mark:
+                    j += 1
+                yield ("punctuation" if ta[i].mark else "orthographic"), ta[i:j], tb[i:j], ta[i].at, tb[i].at
+                i = j
+            continue
+        if all(t.mark for t in (*ta, *tb)):
+            yield "punctuation", ta, tb, pa, pb
+        elif ta and tb:
+            yield "substantive", ta, tb, pa, pb
+        else:
+            yield ("omission" if ta else "addition"), ta, tb, pa, pb
+
+
+def quote_styles(base: Tokens, copy: Tokens) -> int:
+    """How many quote marks the copy writes in another style than the base (normalised silently)."""
+    n = 0
+    for bs, be, cs, ce in _chunks(base, copy):
+        a, b = _toks(base, bs, be), _toks(copy, cs, ce)
+        for op in Levenshtein.opcodes([t.n for t in a], [t.n for t in b]):
+            if op.tag == "equal":
+                n += sum(
+                    1
+                    for x, y in zip(a[op.src_start : op.src_end], b[op.dest_start : op.dest_end], strict=True)
+                    if x.mark and x.t != y.t and x.n[1:] in QUOTE_KEYS
+                )
+    return n
+
+
+def _span(toks: list[Tok], fallback: int) -> tuple[int, int]:
+    return (toks[0].at, toks[-1].at + 1) if toks else (fallback, fallback)
+
+
+@dataclass(frozen=True)
+class Silence:
+    """What is normalised silently between two copies, and counted instead of noted."""
+
+    punctuation: bool = False  # one of them is unpunctuated: its marks are not the copyist's choice
+    script: bool = False  # they are in different scripts: 遼/辽 is a conversion, not a variant
+
+
+def audible(
+    diff: tuple[str, list[Tok], list[Tok], int, int], how: Silence
+) -> list[tuple[str, list[Tok], list[Tok], int, int]]:
+    """A difference less what is normalised silently: punctuation against an unpunctuated copy, and,
+    between scripts, letters that differ only by the conversion (a run keeps its other letters)."""
+    cls, ta, tb, _, _ = diff
+    if cls == "punctuation":
+        return [] if how.punctuation else [diff]
+    if cls != "orthographic" or not how.script:
+        return [diff]
+    out: list[tuple[str, list[Tok], list[Tok], int, int]] = []
+    for x, y in zip(ta, tb, strict=True):
+        if char_to_simplified(x.t) == char_to_simplified(y.t):
+            continue
+        if out and out[-1][1][-1].at + 1 == x.at and out[-1][2][-1].at + 1 == y.at:
+            out[-1][1].append(x)
+            out[-1][2].append(y)
+        else:
+            out.append((cls, [x], [y], x.at, y.at))
+    return out
+
+
+def collate(
+    family: Family, tokens: dict[str, Tokens], how: dict[str, Silence] | None = None
+) -> tuple[list[Note], list[Lacuna]]:
+    """Every difference between each copy and the base of its family, and where copies break off;
+    ``how`` says, per copy, what is normalised silently between it and the base."""
+    base = tokens[family.base]
+    how = how or {}
+    notes: list[Note] = []
+    lacunae: list[Lacuna] = []
+    for siglum in family.members:
+        if siglum == family.base:
+            continue
+        copy = tokens[siglum]
+        diffs: list[tuple[str, list[Tok], list[Tok], int, int]] = []
+        quiet = how.get(siglum, Silence())
+        for bs, be, cs, ce in _chunks(base, copy):
+            for d in _differences(_toks(base, bs, be), _toks(copy, cs, ce), be, ce):
+                diffs += audible(d, quiet)
+        # a copy that lacks the base's start or end has a lacuna there, not omissions
+        for edge in (0, -1):
+            if not diffs:
+                break
+            cls, ta, tb, _, _ = diffs[edge]
+            letters = sum(not t.mark for t in ta)
+            at_edge = (
+                (ta and ta[0].at == _first_letter(base)) if edge == 0 else (ta and ta[-1].at >= _last_letter(base))
+            )
+            if cls == "omission" and letters >= LACUNA and at_edge:
+                where = 0 if edge == 0 else len(copy.text.rstrip())
+                lacunae.append(
+                    Lacuna(siglum, family.id, "start" if edge == 0 else "end", where, Span(family.base, *_span(ta, 0)))
+                )
+                diffs.pop(edge)
+        for cls, ta, tb, pa, pb in diffs:
+            a0, a1 = _span(ta, pa)
+            b0, b1 = _span(tb, pb)
+            notes.append(
+                Note(
+                    type="collation",
+                    cls=cls,
+                    lemma=Span(family.base, a0, a1),
+                    lemma_text=base.text[a0:a1],
+                    readings=(Reading((siglum,), copy.text[b0:b1], {siglum: (b0, b1)}),),
+                    family=family.id,
+                )
+            )
+    return _merge(notes), lacunae
+
+
+def _first_letter(t: Tokens) -> int:
+    return t.at[0] if len(t.at) else 0
+
+
+def _last_letter(t: Tokens) -> int:
+    return t.at[-1] if len(t.at) else 0
+
+
+def _merge(notes: list[Note]) -> list[Note]:
+    """One note per lemma and class; copies with the same reading share it."""
+    merged: dict[tuple, Note] = {}
+    for note in notes:
+        key = (note.lemma, note.cls)
+        old = merged.get(key)
+        if old is None:
+            merged[key] = note
+            continue
+        readings = list(old.readings)
+        for rd in note.readings:
+            for k, have in enumerate(readings):
+                if have.text == rd.text:
+                    readings[k] = Reading(have.sigla + rd.sigla, have.text, {**have.spans, **rd.spans})
+                    break
+            else:
+                readings.append(rd)
+        merged[key] = Note(
+            type=old.type,
+            cls=old.cls,
+            lemma=old.lemma,
+            lemma_text=old.lemma_text,
+            readings=tuple(readings),
+            family=old.family,
+        )
+    return sorted(merged.values(), key=lambda n: (n.lemma.start, n.lemma.end, n.cls))

@@ -1,0 +1,328 @@
+"""Facts between independent witnesses: who, where, how many, when -- and how each witness says it.
+
+Independent retellings are not collated character by character (the parallel table shows
+who tells what). Instead, for each block of rows (rows joined by a cell that spans them),
+the facts each witness states are gathered -- the register's persons, places and things,
+quantities with their measure, dates -- and one note is made per fact told differently,
+listing every witness's reading in the 某本作某 manner:
+
+    安市城主：A、B、D 不名；C 作杨万春；E 作梁修元
+
+Only readings of the same kind and role are paired: one register entry named in several
+ways; entries that share a title (李治 and 李承乾, both 太子); or, where every family names
+exactly one entry of a kind besides those all of them name, those entries (李世勣 / 李祐).
+Quantities pair by their measure (一百匹 and 百匹 are one number), dates with dates.
+Numerals are read by ``cn2an``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from .model import EpisodeResult, Family, Note, Reading, Row, Segment, Tokens
+from .register import Entry, Mention, Register
+
+NUMERALS = "零〇一二两三四五六七八九十百千万亿"
+APPROX = "数几余多许"
+MEASURES = "匹人骑级里户口头件领艘员名石斤次层丈步座城道路车营"
+_QUANTITY = re.compile(rf"[数几]?[{NUMERALS}]+[余多许]?[{MEASURES}]?")
+_MONTH = r"(?<![一二三四五六七八九十])(?:正|十[一二]|[一二三四五六七八九十])月"
+_DAY = r"(?:初[一二三四五六七八九十]|[一二三四五六七八九十廿卅]{2,3}|[一二三四五六七八九]初)日?"
+_DATE = re.compile(rf"{_MONTH}(?:{_DAY}|初)?|(?:[一二三四五六七八九十廿卅]{{2,3}}|初[一二三四五六七八九十])日")
+_STEMS, _BRANCHES = "甲乙丙丁戊己庚辛壬癸", "子丑寅卯辰巳午未申酉戌亥"
+_CYCLICAL = re.compile("|".join(_STEMS[i % 10] + _BRANCHES[i % 12] for i in range(60)))
+KIND_LABEL = {"person": "人名", "place": "地名", "thing": "名物", "number": "數目", "date": "時日"}
+
+
+@dataclass(frozen=True)
+class Said:
+    """One fact as one witness states it: where, its text, and what it is."""
+
+    siglum: str
+    start: int
+    end: int
+    text: str
+    kind: str  # person | place | thing | number | date
+    key: str  # what it is: a register entry, a measure, "date"
+    value: str  # what it says: the compared form of the name, the number's value, the date
+    how: str = "name"  # for an entry: name | variant | title
+    entries: tuple[str, ...] = ()
+    row: str = ""
+
+
+def number_value(folded: str) -> tuple[str, bool]:
+    """The value of a numeral (digits as text, for comparing) and whether it is approximate (数万, 三千余)."""
+    import cn2an  # only numbers need it: its import costs a tenth of a second
+
+    approx = any(c in APPROX for c in folded)
+    core = "".join(c for c in folded if c in NUMERALS)
+    if core and core[0] in "百千万亿":
+        core = "一" + core
+    try:
+        value = cn2an.cn2an(core, "smart") if core else None
+    except (ValueError, KeyError):
+        value = None
+    return (str(value) if value is not None else core), approx
+
+
+def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
+    """The counted things of a segment: a numeral with its measure (or a round count, 四万)."""
+    n, out = seg.folded, []
+    dates = [m.span() for m in _DATE.finditer(n)]
+    for m in _QUANTITY.finditer(n):
+        a, b = m.span()
+        if any(x <= a < y for x, y in dates):
+            continue
+        word = m.group()
+        measure = word[-1] if word[-1] in MEASURES else ""
+        digits = [c for c in word if c in NUMERALS]
+        if not measure and len(digits) < 2:
+            continue  # one numeral alone is an article or part of a word, not a count (一番, 百姓, 万岁)
+        if not measure and len(digits) >= 2 and len(set(digits)) == 1:
+            continue
+        value, approx = number_value(word)
+        start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
+        key = measure or "count"
+        out.append(
+            Said(tokens.siglum, start, end, tokens.text[start:end], "number", key, ("~" if approx else "") + value)
+        )
+    return out
+
+
+def dates(tokens: Tokens, seg: Segment) -> list[Said]:
+    n, out = seg.folded, []
+    for rx in (_DATE, _CYCLICAL):
+        for m in rx.finditer(n):
+            a, b = m.span()
+            start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
+            out.append(Said(tokens.siglum, start, end, tokens.text[start:end], "date", "date", m.group()))
+    return sorted(out, key=lambda s: s.start)
+
+
+def _comparable(date: str) -> bool:
+    """A date that can stand against another: it names its month, or it is a cyclical day."""
+    return "月" in date or bool(_CYCLICAL.fullmatch(date))
+
+
+def blocks(rows: tuple[Row, ...]) -> list[list[Row]]:
+    """Runs of rows that a spanning cell joins into one moment."""
+    out: list[list[Row]] = []
+    reach = -1
+    for k, row in enumerate(rows):
+        if k > reach:
+            out.append([])
+        out[-1].append(row)
+        reach = max(reach, k + max(row.span.values(), default=1) - 1)
+    return out
+
+
+class Facts:
+    """The fact notes of an edition, made episode by episode."""
+
+    def __init__(
+        self,
+        register: Register,
+        mentions: tuple[Mention, ...],
+        tokens: dict[str, Tokens],
+        families: tuple[Family, ...],
+        norm_fold,
+    ) -> None:
+        self.entries = {e.id: e for e in register.entries}
+        self.tokens = tokens
+        self.family_of = {s: f.id for f in families for s in f.members}
+        self.fold = norm_fold
+        self.by_siglum: dict[str, list[Mention]] = {}
+        for m in mentions:
+            self.by_siglum.setdefault(m.siglum, []).append(m)
+
+    def said(self, siglum: str, segs: Iterable[tuple[str, Segment]]) -> list[Said]:
+        """What a witness states in these segments (each with the id of its row)."""
+        out: list[Said] = []
+        tokens = self.tokens[siglum]
+        for row, seg in segs:
+            for m in self.by_siglum.get(siglum, ()):
+                if seg.start <= m.start < seg.end:
+                    key = m.entries[0] if len(m.entries) == 1 else "+".join(m.entries)
+                    out.append(
+                        Said(siglum, m.start, m.end, m.text, m.kind, key, self.fold(m.text), m.how, m.entries, row)
+                    )
+            out += [replace(x, row=row) for x in (*quantities(tokens, seg), *dates(tokens, seg))]
+        return out
+
+    def notes(self, episode: EpisodeResult) -> list[Note]:
+        out: list[Note] = []
+        # which entries each witness names anywhere in the episode (an alternative is one it never names)
+        self.in_episode: dict[str, set[str]] = {}
+        for row in episode.rows:
+            for siglum, segs in row.cells.items():
+                for x in self.said(siglum, ((row.id, seg) for seg in segs)):
+                    self.in_episode.setdefault(siglum, set()).update(x.entries)
+        seen: set[tuple[str, str]] = set()
+        for block in blocks(episode.rows):
+            cells: dict[str, list[tuple[str, Segment]]] = {}
+            for row in block:
+                for siglum, segs in row.cells.items():
+                    cells.setdefault(siglum, []).extend((row.id, seg) for seg in segs)
+            said = {s: self.said(s, segs) for s, segs in cells.items()}
+            for note in self._block_notes(said, list(cells)):
+                if note[0] in ("person", "place", "thing"):
+                    if (note[0], note[1]) in seen:
+                        continue  # one note per entry and episode: where the witnesses first differ on it
+                    seen.add((note[0], note[1]))
+                out.append(
+                    Note(
+                        type="fact",
+                        cls=note[0],
+                        lemma=None,
+                        lemma_text="",
+                        readings=note[2],
+                        label=note[1],
+                        tags=(note[0],),
+                        episode=episode.episode.id,
+                        row=self._row_of(block, note[2]),
+                        text=self._words(note[1], note[2]),
+                    )
+                )
+        return out
+
+    @staticmethod
+    def _row_of(block: list[Row], readings: tuple[Reading, ...]) -> str:
+        for row in block:
+            for rd in readings:
+                for siglum, (start, _) in rd.spans.items():
+                    if any(s.start <= start < s.end for s in row.cells.get(siglum, ())):
+                        return row.id
+        return block[0].id
+
+    def _families(self, sigla: Iterable[str]) -> set[str]:
+        return {self.family_of.get(s, s) for s in sigla}
+
+    def _block_notes(
+        self, said: dict[str, list[Said]], present: list[str]
+    ) -> list[tuple[str, str, tuple[Reading, ...]]]:
+        """(kind, label, readings) of every fact this block's witnesses tell differently."""
+        out = []
+        for kind in ("person", "place", "thing"):
+            out += self._entity_notes(kind, {s: [x for x in said[s] if x.kind == kind] for s in present}, present)
+        rows = sorted({x.row for xs in said.values() for x in xs})
+        for row in rows:  # numbers and dates pair within a row: in a block they may count other things
+            for kind in ("number", "date"):
+                here = {s: [x for x in said[s] if x.kind == kind and x.row == row] for s in present}
+                out += self._value_notes(kind, {s: xs for s, xs in here.items() if xs})
+        return out
+
+    def _entity_notes(
+        self, kind: str, said: dict[str, list[Said]], present: list[str]
+    ) -> list[tuple[str, str, tuple[Reading, ...]]]:
+        """Per register entry named here: do the witnesses name it alike (a standard name, a variant, or
+        -- for an entry with no standard name -- not at all)? An entry another witness names in its place
+        (sharing a title with it, or the one entry of the kind that witness alone names in the same row,
+        where it never names the first) is its reading there."""
+        best: dict[str, dict[str, Said]] = {}  # witness -> entry -> its mention here (a name before a title)
+        rank = {"variant": 0, "name": 1, "title": 2}
+        for s, xs in said.items():
+            mine: dict[str, Said] = {}
+            for x in xs:
+                for e in x.entries:
+                    if e not in mine or rank[x.how] < rank[mine[e].how]:
+                        mine[e] = x
+            best[s] = mine
+        who: dict[str, set[str]] = {}
+        for s, mine in best.items():
+            for e in mine:
+                who.setdefault(e, set()).add(s)
+        out = []
+        taken: set[tuple[str, str]] = set()
+        for e in sorted(who, key=lambda e: (-len(who[e]), e)):
+            entry = self.entries.get(e)
+            if entry is None:
+                continue
+            slot = {s: best[s][e] for s in who[e]}
+            rows = {x.row for x in slot.values()}
+            for s in present:
+                if s in slot or e in self.in_episode.get(s, ()):
+                    continue
+                alts = [
+                    x
+                    for f, x in best.get(s, {}).items()
+                    if f != e
+                    and f in self.entries
+                    and x.how != "title"
+                    and (s, f) not in taken
+                    and len(self._families(w for w, es in self.in_episode.items() if f in es)) == 1
+                ]
+                shared = [x for x in alts if set(self.entries[x.entries[0]].titles) & set(entry.titles)]
+                # a person or a thing may stand in another's place (李祐 for 李世勣, 绢 for 縑); a place, only
+                # under a shared title: places in one row are as often where it happens as where from
+                same_row = [x for x in alts if x.row in rows and kind != "place"]
+                pick = shared or (same_row if len(same_row) == 1 else [])
+                if len(pick) == 1:
+                    slot[s] = pick[0]
+                    taken.add((s, pick[0].entries[0]))
+            readings = {s: self._form(e, entry, x) for s, x in slot.items()}
+            readings = {s: r for s, r in readings.items() if r is not None}
+            if len(self._families(readings)) < 2 or len(set(readings.values())) < 2:
+                continue
+            out.append(
+                (
+                    kind,
+                    entry.titles[0] if not entry.names and entry.titles else entry.name,
+                    self._readings({s: slot[s] for s in readings}, readings),
+                )
+            )
+        return out
+
+    @staticmethod
+    def _form(e: str, entry: Entry, x: Said) -> str | None:
+        """How a witness names entry ``e`` here, as compared: another entry, a variant, its name, 不名."""
+        if e not in x.entries:
+            return "other:" + x.entries[0]
+        if x.how == "variant":
+            return "variant:" + x.value
+        if x.how == "name":
+            return "name"
+        return None if entry.names else "untitled"
+
+    def _label(self, slot: dict[str, Said]) -> str:
+        counts: dict[str, int] = {}
+        for x in slot.values():
+            for e in x.entries:
+                counts[e] = counts.get(e, 0) + 1
+        e = max(counts, key=lambda k: (counts[k], k))
+        entry: Entry | None = self.entries.get(e)
+        return entry.name if entry else next(iter(slot.values())).text
+
+    def _value_notes(self, kind: str, said: dict[str, list[Said]]) -> list[tuple[str, str, tuple[Reading, ...]]]:
+        keys = sorted({x.key for xs in said.values() for x in xs})
+        out = []
+        for key in keys:
+            slot = {s: next(x for x in xs if x.key == key) for s, xs in said.items() if any(x.key == key for x in xs)}
+            if len(self._families(slot)) < 2 or len({x.value for x in slot.values()}) < 2:
+                continue
+            if kind == "date" and not all(_comparable(x.value) for x in slot.values()):
+                continue  # 九月十八日 and 二十一日 may be two events' days: only whole dates are compared
+            label = "時日" if kind == "date" else ("數目" if key == "count" else f"數目（{key}）")
+            out.append((kind, label, self._readings(slot)))
+        return out
+
+    def _readings(self, slot: dict[str, Said], forms: dict[str, str] | None = None) -> tuple[Reading, ...]:
+        """Witnesses that read alike grouped, in witness order; ``forms`` says what "alike" is."""
+        groups: dict[str, list[Said]] = {}
+        for s in sorted(slot):
+            x = slot[s]
+            groups.setdefault(forms[s] if forms else x.value, []).append(x)
+        out = []
+        for form, xs in groups.items():
+            ref = xs[0].entries[0] if len(xs[0].entries) == 1 else None
+            named = form != "untitled"
+            out.append(
+                Reading(tuple(x.siglum for x in xs), xs[0].text, {x.siglum: (x.start, x.end) for x in xs}, ref, named)
+            )
+        return tuple(out)
+
+    @staticmethod
+    def _words(label: str, readings: tuple[Reading, ...]) -> str:
+        parts = [f"{'、'.join(r.sigla)} {'作' + r.text if r.named else '不名'}" for r in readings]
+        return f"{label}：" + "；".join(parts)
