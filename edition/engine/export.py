@@ -58,6 +58,7 @@ def _note(k: int, note: Note) -> dict[str, Any]:
 def to_dict(edition: Edition) -> dict[str, Any]:
     texts = {w.siglum: w.text for w in edition.witnesses}
     family_of = {s: f.id for f in edition.families for s in f.members}
+    scripts = {w.siglum: w.script for w in edition.witnesses}
     rows_of = {row.id: (ep.episode.id, row) for ep in edition.episodes for row in ep.rows}
     return {
         "format": FORMAT,
@@ -113,7 +114,13 @@ def to_dict(edition: Edition) -> dict[str, Any]:
             for x in edition.lacunae
         ],
         "register": _register(edition, rows_of),
-        "normalised": {"quote_styles": edition.quote_styles},
+        "normalised": {
+            "quote_styles": edition.quote_styles,
+            "unpunctuated": list(edition.unpunctuated),
+            "scripts": [f.id for f in edition.families if len({scripts[s] for s in f.members}) > 1],
+            "silenced": dict(sorted(edition.silenced.items())),
+        },
+        "editorial": dict(sorted(edition.editorial.items())),
     }
 
 

@@ -201,6 +201,9 @@ class Edition:
     register: tuple = ()  # the register's entries (register.Entry)
     mentions: tuple = ()  # where the witnesses name them (register.Mention)
     quote_styles: int = 0  # quote marks normalised silently within families
+    unpunctuated: tuple[str, ...] = ()  # witnesses without punctuation of their own
+    silenced: dict[str, int] = field(default_factory=dict)  # note class -> notes the editor silenced
+    editorial: dict[str, int] = field(default_factory=dict)  # directive kind -> how many took effect
     tokens: dict[str, Tokens] = field(default_factory=dict)
     segments: dict[str, tuple[Segment, ...]] = field(default_factory=dict)
     assignment: dict[str, tuple[str | None, ...]] = field(default_factory=dict)

@@ -257,6 +257,7 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
         register=resources.register.entries,
         mentions=found,
         quote_styles=quotes,
+        unpunctuated=tuple(w.siglum for w in witnesses if w.siglum in bare),
         tokens=tokens,
         segments=segments,
         assignment=labels,
