@@ -12,6 +12,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
 
 
-def build_folder(folder: Path, episodes: Path | None = None) -> Edition:
-    """The edition of ``folder``: its data files, else the project's seeds' (as the CLI and the hook find them)."""
-    return build(folder, load_resources(data_folders(folder, ROOT), episodes))
+def build_folder(folder: Path, episodes: Path | None = None, editorial: bool = False) -> Edition:
+    """The edition of ``folder``: its data files, else the project's seeds' (as the CLI and the hook find them).
+
+    Without the editor's file unless asked: the machine's accuracy is measured without it."""
+    return build(folder, load_resources(data_folders(folder, ROOT), episodes, editorial))

@@ -1,36 +1,67 @@
-"""Variant notes: every difference between the close copies A and B, and the salient ones between retellings."""
+"""The apparatus: collation within a family (every difference, over the whole text, and the lacunae),
+facts between independent witnesses (one note per fact told differently), and the parts on small inputs."""
 
 from collections import Counter
 
-from edition.engine.notes import word_tag as tag_with
-from edition.engine.resources import SURNAMES, engine_data, load_surnames
-from tests.support import build_folder as build
+import pytest
+
+from edition.engine.facts import dates, number_value, quantities
+from edition.engine.model import Segment, Witness, WitnessMeta
+from edition.engine.normalise import Normaliser
+from tests.support import SEEDS, build_folder
 
 
-def notes_between(edition, a, b):
-    out = []
-    for ep in edition.episodes:
-        for n in ep.notes:
-            if n.lemma.siglum == a:
-                for r in n.readings:
-                    if b in r.sigla:
-                        out.append((n, r))
-    return out
+def notes_of(edition, type_):
+    return [n for n in edition.notes if n.type == type_]
 
 
-def test_close_copies_every_difference_located(seeds_edition):
+def test_copies_form_a_family_with_a_fixed_base(seeds_edition):
+    fams = {f.id: f.members for f in seeds_edition.families}
+    assert fams == {"A": ("A", "B"), "C": ("C",), "D": ("D",), "E": ("E",)}
+
+
+def test_the_catalogue_can_name_families_and_bases(tmp_path):
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.txt").write_text("上以遼左早寒，草枯水凍，敕班師。\n", encoding="utf-8")
+    (tmp_path / "catalogue.yaml").write_text(
+        "witnesses:\n  - {file: a.txt, family: f}\n  - {file: b.txt, family: f, base: true}\n  - {file: c.txt}\n",
+        encoding="utf-8",
+    )
+    ed = build_folder(tmp_path)
+    assert [(f.base, f.members, f.declared) for f in ed.families] == [("B", ("A", "B"), True), ("C", ("C",), False)]
+
+
+def test_every_difference_of_the_copies_located_over_the_whole_text(seeds_edition):
     found = Counter()
-    for note, reading in notes_between(seeds_edition, "A", "B"):
-        if reading.spans:
-            found[(note.cls, note.lemma_text, reading.text)] += 1
-    # known differences between 000 and 001 inside the episodes, read off the two files
-    assert found[("orthographic", "巖", "岩")] >= 2
-    assert found[("orthographic", "週", "周")] >= 1
-    assert found[("orthographic", "儘", "盡")] >= 1
-    assert found[("orthographic", "佈", "布")] == 1
-    assert found[("orthographic", "迴", "回")] == 1
-    assert found[("punctuation", "“", "「")] >= 5
+    for n in notes_of(seeds_edition, "collation"):
+        for r in n.readings:
+            assert r.sigla == ("B",) and n.lemma.siglum == "A"
+            found[(n.cls, n.lemma_text, r.text)] += 1
+    # read off the two files: the variant characters of 001 against 000, in and outside the episodes
+    assert found[("orthographic", "巖", "岩")] == 5
+    assert found[("orthographic", "週", "周")] == 2
+    assert found[("orthographic", "儘", "盡")] == 2
+    assert found[("orthographic", "佈", "布")] == found[("orthographic", "迴", "回")] == 1
+    assert found[("orthographic", "颳", "刮")] == found[("orthographic", "脣", "唇")] == 1
+    assert found[("orthographic", "溼", "濕")] == 2
+    assert found[("orthographic", "卹", "恤")] == 1  # outside the episodes (the lord tends the wounded)
     assert found[("substantive", "透", "通")] == 1  # 得以透過 / 得以通過
+    assert sum(found.values()) == 17
+    assert seeds_edition.quote_styles == 40  # “” against 「」: normalised silently, counted once
+
+
+def test_notes_outside_the_episodes_have_no_row(seeds_edition):
+    outside = [n for n in notes_of(seeds_edition, "collation") if n.row is None]
+    assert {n.lemma_text for n in outside} == {"巖", "卹"}
+
+
+def test_a_copy_that_breaks_off_has_one_lacuna(seeds_edition):
+    lacunae = notes_of(seeds_edition, "lacuna")
+    assert [n.text for n in lacunae] == ["B 止於此，以下闕", "D 止於此，文未完"]
+    b = lacunae[0]
+    a_text = seeds_edition.witnesses[0].text
+    assert b.lemma_text.startswith("忙於作戰") and b.lemma.end == len(a_text.rstrip())
+    assert not any(n.cls == "omission" for n in notes_of(seeds_edition, "collation"))
 
 
 def test_every_character_difference_of_a_close_pair_is_noted(tmp_path):
@@ -40,40 +71,84 @@ def test_every_character_difference_of_a_close_pair_is_noted(tmp_path):
     (tmp_path / "b.txt").write_text(
         "大軍渡過遼水之后，又遇到那片泥淖。長孫無忌號令數千人打草，遇到水深處將車輛填入水中", encoding="utf-8"
     )
-    ed = build(tmp_path)
-    notes = [(n.cls, n.lemma_text, n.readings[0].text) for ep in ed.episodes for n in ep.notes if n.lemma.siglum == "A"]
-    assert ("orthographic", "後", "后") in notes
-    assert ("substantive", "萬", "千") in notes
-    assert ("punctuation", "。", "") in notes
+    ed = build_folder(tmp_path)
+    notes = [(n.cls, n.lemma_text, n.readings[0].text) for n in notes_of(ed, "collation")]
+    assert notes == [("orthographic", "後", "后"), ("substantive", "萬", "千"), ("punctuation", "。", "")]
 
 
-def test_retellings_get_tagged_names_and_numbers(seeds_edition):
-    tagged = [
-        (n.cls, n.tags, n.lemma_text, r.text) for ep in seeds_edition.episodes for n in ep.notes for r in n.readings
-    ]
-    assert any("name" in tags and "杨万春" in rd for _, tags, _, rd in tagged)
-    assert any("number" in tags and lemma == "一百匹" and rd == "百匹" for _, tags, lemma, rd in tagged)
+FACTS = {
+    "安市城主：A、B、D 不名；C 作杨万春；E 作梁修元",
+    "縑：A、B、D 作縑；C 作绸缎；E 作绢",
+    "李世勣：A、B 作李世；C 作李世勣；D 作李祐；E 作李勋",
+    "柳城：A 作柳城；D 作柳州",
+    "褐袍：A 作褐衣；E 作战袍",
+}
 
 
-def test_no_character_soup_between_retellings(seeds_edition):
-    """Between loose retellings, notes name words: no reading longer than a short phrase."""
-    for ep in seeds_edition.episodes:
-        for n in ep.notes:
-            for r in n.readings:
-                close = {n.lemma.siglum, *r.sigla} <= {"A", "B"}
-                if r.spans and not close and n.cls == "substantive":
-                    assert len(r.text) <= 12, r.text
+def test_the_key_facts_each_in_one_note_naming_every_witness(seeds_edition):
+    said = {n.text for n in notes_of(seeds_edition, "fact")}
+    assert FACTS <= said
+    assert len(said) == len(notes_of(seeds_edition, "fact"))  # each once
 
 
-def word_tag(word, flag):
-    return tag_with(word, flag, load_surnames(engine_data(SURNAMES)))
+def test_fact_notes_pair_only_readings_of_one_kind(seeds_edition):
+    for n in notes_of(seeds_edition, "fact"):
+        assert n.tags == (n.cls,)
+        assert n.lemma is None and len(n.readings) >= 2
+        refs = {r.ref for r in n.readings if r.ref}
+        if n.cls in ("person", "place", "thing"):
+            entries = {e.id: e.kind for e in seeds_edition.register}
+            assert all(entries[r] == n.cls for r in refs)
 
 
-def test_word_tags():
-    assert word_tag("杨万春", "nr") == "name"
-    assert word_tag("托大", "nr") is None  # jieba's guess, but no surname starts it
-    assert word_tag("九月", "t") == word_tag("十八日", "m") == "date"
-    assert word_tag("四万", "m") == word_tag("二万人", "nrt") == word_tag("一百匹", "m") == "number"
-    assert word_tag("豪情万丈", "i") is None  # an idiom, not a count
-    assert word_tag("一番", "m") is None  # a lone 一 is no count
-    assert word_tag("渤错", "ns") == "place"
+def test_collation_tags_are_true(seeds_edition):
+    tagged = {(n.lemma_text, t) for n in notes_of(seeds_edition, "collation") for t in n.tags}
+    assert tagged == {("巖", "place")}  # 巖州 and 白巖城 are places; 透, 儘, 週 … are in no name
+
+
+def test_without_a_register_numbers_still_stand_against_each_other(tmp_path):
+    import shutil
+
+    folder = tmp_path / "seeds"
+    shutil.copytree(SEEDS, folder, ignore=shutil.ignore_patterns("editorial.yaml"))
+    (folder / "register.yaml").write_text("persons: []\n", encoding="utf-8")
+    ed = build_folder(folder)
+    facts = {n.text for n in notes_of(ed, "fact")}
+    assert "數目（人）：A、B 作數萬人；C 作一万人" in facts
+    assert not any(n.cls in ("person", "place", "thing") for n in notes_of(ed, "fact"))
+
+
+NORM = Normaliser({})
+
+
+def seg_of(text):
+    t = NORM.tokenise(Witness(WitnessMeta("x.txt", "X", "x"), text, "Hant"))
+    return t, Segment("X", 0, 0, len(text), text, t.n, 0, 0, len(t.n))
+
+
+@pytest.mark.parametrize(
+    "text, found",
+    [
+        ("特賜縑一百匹以示獎賞", [("匹", "100")]),
+        ("又赐绢百匹", [("匹", "100")]),
+        ("號令數萬人同時打草", [("人", "~10000")]),
+        ("率步骑兵四万殿后", [("count", "40000")]),
+        ("一瘸一拐来到御营", []),  # an idiom, not a count
+        ("让辽州、盖州的百姓举家渡过辽水", []),  # 百姓: the people
+        ("三呼萬歲，拜迎李世民", []),
+    ],
+)
+def test_quantities_are_counts_with_their_measure(text, found):
+    t, s = seg_of(text)
+    assert [(q.key, q.value) for q in quantities(t, s)] == found
+
+
+def test_numerals_are_read_by_cn2an():
+    assert number_value("一百") == ("100", False) and number_value("百") == ("100", False)
+    assert number_value("三千五百") == ("3500", False)
+    assert number_value("三千余") == ("3000", True)
+
+
+def test_dates_are_whole():
+    t, s = seg_of("不得不于九月十八日下令班师，雨季集中在六七月间。乙酉，至辽东。")
+    assert [d.value for d in dates(t, s)] == ["九月十八日", "乙酉"]

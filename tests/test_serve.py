@@ -117,7 +117,7 @@ class Server:
 
 def note_classes(export: str, lemma: str) -> set[str]:
     data = json.loads(export)
-    return {n["class"] for ep in data["episodes"] for n in ep["notes"] if n["lemma"]["text"] == lemma}
+    return {n["class"] for n in data["notes"] if n["lemma"] and n["lemma"]["text"] == lemma}
 
 
 def classes_of(server: Server, lemma: str) -> set[str]:

@@ -19,9 +19,10 @@ from functools import partial
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from .align import AlignParams, Names, align, sentences
+from .align import AlignParams, Names, align, regroup, sentences
 from .assign import assign
 from .collate import Silence, collate, quote_styles
+from .edits import Edits
 from .facts import Facts
 from .families import families
 from .load import load_witnesses
@@ -29,7 +30,7 @@ from .model import Edition, EpisodeResult, Family, Lacuna, Note, Reading, Row, S
 from .normalise import Normaliser
 from .register import Mention, entities, mentions
 from .resources import Resources
-from .segment import CLOSERS, FINAL, punctuated, segment
+from .segment import CLOSERS, FINAL, cut_at, punctuated, segment
 
 T = TypeVar("T")
 
@@ -131,6 +132,11 @@ def locate(notes: list[Note], episodes: tuple[EpisodeResult, ...]) -> list[Note]
     return out
 
 
+def rows_key(ep: EpisodeResult) -> tuple:
+    """An episode's rows as a cache key (rows hold dictionaries, which do not hash)."""
+    return (ep.episode.id, tuple((r.id, tuple(r.cells.items()), tuple(r.span.items()), r.moved) for r in ep.rows))
+
+
 def tag(notes: list[Note], found: tuple[Mention, ...]) -> list[Note]:
     """A collation note is tagged person, place or thing where its lemma or a reading lies in such a name."""
     by: dict[str, list[Mention]] = {}
@@ -198,14 +204,19 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
     everything = tuple(keys.values())
     with clock.stage("normalise"):
         tokens = {w.siglum: cache.get(("tokens", *keys[w.siglum]), partial(norm.tokenise, w)) for w in witnesses}
+    with clock.stage("editorial"):
+        edits = Edits.resolve(resources.editorial, witnesses, {d.id for d in resources.episodes})
     with clock.stage("segment"):
         segments = cache.get(("segment", everything), partial(segment, tokens, params))
+        if edits.cuts:
+            segments = {s: cut_at(segs, tokens[s], edits.cuts.get(s, set())) for s, segs in segments.items()}
     persons = tuple(resources.register.names(norm, "person"))
     with clock.stage("episodes"):
         labels = cache.get(
             ("episodes", everything),
             partial(assign, segments, resources.episodes + resources.context, norm, params, persons),
         )
+        labels = edits.assign(segments, labels)
 
     how = AlignParams(params.match, params.merge, params.moved)
     names = Names(entities(resources.register, norm))
@@ -223,6 +234,8 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
         key = (d.id, tuple(order), tuple(tuple(cells[s]) for s in order), res)
         with clock.stage("rows"):
             rows: tuple[Row, ...] = cache.get(("rows", *key), partial(align, d.id, order, cells, how, names))
+        if edits.rows:
+            rows = regroup(d.id, rows, edits.groups_in(rows))
         results.append(EpisodeResult(d, rows))
     episodes = tuple(results)
 
@@ -244,7 +257,11 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
         found = cache.get(("mentions", everything), partial(mentions, resources.register, norm, tokens))
         facts = Facts(resources.register, found, tokens, fams, norm.fold_text)
         notes = locate(tag([n for ns, _ in collated for n in ns], found) + lacuna_notes(lacunae, tokens), episodes)
-        notes += [n for ep in episodes for n in cache.get(("facts", ep, everything), partial(facts.notes, ep))]
+        notes += [
+            n for ep in episodes for n in cache.get(("facts", rows_key(ep), everything), partial(facts.notes, ep))
+        ]
+        notes += locate(edits.notes(tokens), episodes)
+        notes = edits.judge(notes, episodes)
         quotes = sum(quote_styles(tokens[f.base], tokens[s]) for f in fams for s in f.members if s != f.base)
     unassigned = {w.siglum: unassigned_spans(segments[w.siglum], labels[w.siglum]) for w in witnesses}
     return Edition(
@@ -258,9 +275,11 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
         mentions=found,
         quote_styles=quotes,
         unpunctuated=tuple(w.siglum for w in witnesses if w.siglum in bare),
+        silenced=edits.silenced,
+        editorial=edits.counts,
+        warnings=warnings + edits.warnings,
         tokens=tokens,
         segments=segments,
         assignment=labels,
         timings=clock.seconds,
-        warnings=warnings,
     )

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..errors import EditionError
 from .datafile import read_text, tsv_rows
+from .editorial import EDITORIAL, Directives, load_directives
 from .episodes import load_episodes
 from .model import EpisodeDef
 from .normalise import Normaliser
@@ -39,6 +40,7 @@ class Resources:
     surnames: tuple[str, ...]
     params: Params
     register: Register
+    editorial: Directives
     files: tuple[Path, ...]  # every file read, for the method page and for error messages
     digest: str  # of the content of every file read: equal digests, equal resources
 
@@ -68,8 +70,11 @@ def load_surnames(path: Path) -> tuple[str, ...]:
     return tuple(sorted(words))
 
 
-def load_resources(folders: Sequence[Path], episodes_file: Path | None = None) -> Resources:
-    """Read every data file (the first of ``folders`` that has it wins); raises EditionError."""
+def load_resources(folders: Sequence[Path], episodes_file: Path | None = None, editorial: bool = True) -> Resources:
+    """Read every data file (the first of ``folders`` that has it wins); raises EditionError.
+
+    The editor's file is read from the witnesses' own folder only (its quotes are of those witnesses),
+    and not at all with ``editorial=False``: the machine's accuracy is measured without it."""
     episodes_path = episodes_file or find(EPISODES, folders)
     if episodes_path is None:
         raise EditionError(folders[0] if folders else None, f"no {EPISODES} here: the edition needs its episodes")
@@ -80,8 +85,11 @@ def load_resources(folders: Sequence[Path], episodes_file: Path | None = None) -
     surnames_path = find(SURNAMES, folders) or engine_data(SURNAMES)
     params_path = find(PARAMETERS, folders)
     register_path = find(REGISTER, folders)
+    editorial_path = find(EDITORIAL, folders[:1]) if editorial else None
     files = tuple(
-        p for p in (episodes_path, *variant_paths, surnames_path, params_path, register_path) if p is not None
+        p
+        for p in (episodes_path, *variant_paths, surnames_path, params_path, register_path, editorial_path)
+        if p is not None
     )
     digest = hashlib.sha256()
     for p in files:
@@ -95,6 +103,7 @@ def load_resources(folders: Sequence[Path], episodes_file: Path | None = None) -
         surnames=load_surnames(surnames_path),
         params=load_params(params_path),
         register=load_register(register_path, Normaliser(variants)),
+        editorial=load_directives(editorial_path),
         files=files,
         digest=digest.hexdigest(),
     )

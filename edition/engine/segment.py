@@ -17,6 +17,7 @@ and never fall inside a speech.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -296,3 +297,29 @@ def segment(tokens: dict[str, Tokens], params: Params) -> dict[str, tuple[Segmen
             )
         out[siglum] = tuple(segs)
     return out
+
+
+def cut_at(segs: tuple[Segment, ...], tokens: Tokens, offsets: set[int]) -> tuple[Segment, ...]:
+    """The segments cut at these offsets too (where an editor's passage begins or ends); a cut there
+    opens a new sentence, so the passage never merges with its neighbours into one row segment."""
+    text = tokens.text
+    pieces: list[tuple[Segment, int, int, int]] = []  # (original, start, end, strength)
+    for seg in segs:
+        inside = sorted(o for o in offsets if seg.start < o < seg.end)
+        bounds = [seg.start, *inside, seg.end]
+        for k, (a, b) in enumerate(itertools.pairwise(bounds)):
+            a, b = _trim(text, a, b)
+            if a < b:
+                pieces.append((seg, a, b, seg.strength if k == 0 else max(seg.strength, SENTENCE)))
+    out: list[Segment] = []
+    sentence = -1
+    for k, (seg, a, b, strength) in enumerate(pieces):
+        if k == 0 or strength >= SENTENCE or (a in offsets):
+            sentence += 1
+        lo, hi = tokens.index(a), tokens.index(b)
+        out.append(
+            Segment(
+                seg.siglum, k, a, b, text[a:b], tokens.n[lo:hi], seg.paragraph, lo, hi, sentence, strength, seg.quoted
+            )
+        )
+    return tuple(out)

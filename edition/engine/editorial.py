@@ -1,0 +1,205 @@
+"""The editor's file, ``editorial.yaml``: corrections, notes and decisions as versioned data.
+
+Passages are quoted by their words (``from`` the first words ``to`` the last, script-exact),
+never by offsets, so the file survives edits elsewhere in a witness. A quote that is
+missing, or found more than once, is an error that names the file, the line and the
+closest matches. Directives win over the machine; what they override is counted.
+
+    assign:    put a passage in an episode (or in none)
+    rows:      passages that belong in one row
+    notes:     the editor's own notes (Markdown) on a passage
+    suppress:  machine notes the editor rejects, by episode (and row) and lemma or label
+    silent:    note classes not noted at all (listed once in the 凡例 instead)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import EditionError
+from .datafile import Entry, check_keys, read_yaml, text_field
+from .model import Witness
+
+EDITORIAL = "editorial.yaml"
+SECTIONS = {"assign", "rows", "notes", "suppress", "silent"}
+SILENCEABLE = {"punctuation", "orthographic", "substantive", "addition", "omission"}
+NONE = "none"
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A passage as the editor quotes it: a witness and its first and last words (one quote: both the same)."""
+
+    witness: str
+    first: str
+    last: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Passage:
+    witness: str
+    start: int
+    end: int
+    line: int
+
+
+@dataclass(frozen=True)
+class Directives:
+    """The editor's file as written (quotes unresolved), with the line of every directive."""
+
+    path: Path | None = None
+    assign: tuple[tuple[Quote, str | None], ...] = ()  # passage, episode id (None: no episode)
+    rows: tuple[tuple[Quote, ...], ...] = ()
+    notes: tuple[tuple[Quote, str], ...] = ()  # passage, Markdown
+    suppress: tuple[tuple[str, str | None, str, int], ...] = ()  # episode, row (number or id), lemma/label, line
+    silent: tuple[str, ...] = ()
+
+
+def _quote(path: Path, item: Entry, where: str, keys: set[str]) -> Quote:
+    check_keys(path, item, keys, where)
+    witness = text_field(path, item, "witness", where, required=True)
+    if "at" in item:
+        first = last = text_field(path, item, "at", where, required=True)
+    else:
+        first = text_field(path, item, "from", where, required=True)
+        last = text_field(path, item, "to", where) or first
+    return Quote(witness, first, last, item.line)
+
+
+def load_directives(path: Path | None) -> Directives:
+    """The editor's file, checked for its form (the quotes are found later, in the witnesses)."""
+    if path is None:
+        return Directives()
+    data = read_yaml(path)
+    if data is None:
+        return Directives(path)
+    if not isinstance(data, Entry):
+        raise EditionError(path, f"expected a mapping with some of {', '.join(sorted(SECTIONS))} at the top", 1)
+    unknown = sorted(str(k) for k in set(data) - SECTIONS)
+    if unknown:
+        raise EditionError(
+            path,
+            f"unknown section(s) {', '.join(unknown)}; allowed: {', '.join(sorted(SECTIONS))}",
+            data.line_of(unknown[0]),
+        )
+
+    def items(key: str) -> list:
+        value = data.get(key) or []
+        if not isinstance(value, list):
+            raise EditionError(path, f"'{key}' must be a list", data.line_of(key))
+        return value
+
+    def mapping(item: object, key: str, n: int) -> Entry:
+        if not isinstance(item, Entry):
+            raise EditionError(path, f"{key} entry {n} must be a mapping", data.line_of(key))
+        return item
+
+    assign = []
+    for n, raw in enumerate(items("assign"), 1):
+        item = mapping(raw, "assign", n)
+        q = _quote(path, item, f"assign entry {n}", {"witness", "from", "to", "at", "episode"})
+        episode = text_field(path, item, "episode", f"assign entry {n}", required=True)
+        assign.append((q, None if episode == NONE else episode))
+    rows = []
+    for n, group in enumerate(items("rows"), 1):
+        if not isinstance(group, list) or len(group) < 2:
+            raise EditionError(path, f"rows entry {n} must list two or more passages", data.line_of("rows"))
+        rows.append(
+            tuple(
+                _quote(path, mapping(x, "rows", n), f"rows entry {n}", {"witness", "from", "to", "at"}) for x in group
+            )
+        )
+    notes = []
+    for n, raw in enumerate(items("notes"), 1):
+        item = mapping(raw, "notes", n)
+        q = _quote(path, item, f"notes entry {n}", {"witness", "from", "to", "at", "text"})
+        notes.append((q, text_field(path, item, "text", f"notes entry {n}", required=True)))
+    suppress = []
+    for n, raw in enumerate(items("suppress"), 1):
+        item = mapping(raw, "suppress", n)
+        where = f"suppress entry {n}"
+        check_keys(path, item, {"episode", "row", "lemma"}, where)
+        suppress.append(
+            (
+                text_field(path, item, "episode", where, required=True),
+                text_field(path, item, "row", where) or None,
+                text_field(path, item, "lemma", where, required=True),
+                item.line,
+            )
+        )
+    silent = []
+    for value in items("silent"):
+        if value not in SILENCEABLE:
+            raise EditionError(
+                path,
+                f"silent: '{value}' is no note class; silenceable: {', '.join(sorted(SILENCEABLE))}",
+                data.line_of("silent"),
+            )
+        silent.append(value)
+    return Directives(path, tuple(assign), tuple(rows), tuple(notes), tuple(suppress), tuple(silent))
+
+
+def closest(text: str, words: str, n: int = 3) -> list[str]:
+    """The passages of ``text`` most like ``words`` (for an error message)."""
+    from rapidfuzz import fuzz, process
+
+    k = len(words)
+    if not text or not k:
+        return []
+    windows = {text[i : i + k] for i in range(0, max(1, len(text) - k + 1)) if "\n" not in text[i : i + k]}
+    return [w for w, _, _ in process.extract(words, windows, scorer=fuzz.ratio, limit=n)]
+
+
+class Resolver:
+    """Finds the editor's quotes in the witnesses."""
+
+    def __init__(self, directives: Directives, witnesses: tuple[Witness, ...], episodes: set[str]) -> None:
+        self.d = directives
+        self.texts = {w.siglum: w.text for w in witnesses}
+        self.episodes = episodes
+
+    def _find(self, q: Quote, words: str, after: int = 0) -> int:
+        text = self.texts[q.witness]
+        hits = []
+        i = text.find(words, after)
+        while i >= 0:
+            hits.append(i)
+            i = text.find(words, i + 1)
+        if len(hits) == 1:
+            return hits[0]
+        if not hits:
+            near = "、".join(f"「{c}」" for c in closest(text, words))
+            raise EditionError(
+                self.d.path,
+                f"「{words}」 is not in witness {q.witness}" + (f"; closest: {near}" if near else ""),
+                q.line,
+            )
+        lines = ", ".join(str(text.count("\n", 0, h) + 1) for h in hits[:5])
+        raise EditionError(
+            self.d.path,
+            f"「{words}」 occurs {len(hits)} times in witness {q.witness} (its lines {lines}): quote more words",
+            q.line,
+        )
+
+    def passage(self, q: Quote) -> Passage:
+        if q.witness not in self.texts:
+            raise EditionError(
+                self.d.path, f"unknown witness '{q.witness}'; the witnesses are {', '.join(self.texts)}", q.line
+            )
+        start = self._find(q, q.first)
+        if q.last == q.first:
+            return Passage(q.witness, start, start + len(q.first), q.line)
+        end_at = self._find(q, q.last)
+        if end_at + len(q.last) <= start:
+            raise EditionError(self.d.path, f"「{q.last}」 comes before 「{q.first}」 in witness {q.witness}", q.line)
+        return Passage(q.witness, start, end_at + len(q.last), q.line)
+
+    def episode(self, episode: str, line: int) -> None:
+        if episode not in self.episodes:
+            raise EditionError(
+                self.d.path,
+                f"unknown episode '{episode}'; the episodes are {', '.join(sorted(self.episodes))} (or 'none')",
+                line,
+            )
