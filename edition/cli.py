@@ -28,8 +28,8 @@ def _table(edition) -> str:
         lines.append(f"{w.siglum:<8} {w.script:<6} {len(w.text):>6}  " + "  ".join(cells) + f"  {none:>6}")
     lines.append("")
     lines.append(
-        "(characters of text, punctuation and spaces not counted; base per episode: "
-        + ", ".join(f"{ep.episode.title} {ep.base or '-'}" for ep in edition.episodes)
+        "(characters of text, punctuation and spaces not counted; families and their bases: "
+        + ", ".join(f"{'/'.join(f.members)} base {f.base}" for f in edition.families)
         + ")"
     )
     return "\n".join(lines)
@@ -47,13 +47,17 @@ def main(argv: list[str] | None = None) -> int:
         help="episode definitions (default: SEEDS/episodes.yaml, else seeds/episodes.yaml here)",
     )
     exp.add_argument("--out", type=Path, default=None, help="output file (default: standard output)")
+    exp.add_argument(
+        "--no-editorial", action="store_true", help="leave the editor's file (editorial.yaml) out: the machine alone"
+    )
     chk = sub.add_parser("check", help="validate the inputs and print witnesses x episodes")
     chk.add_argument("--seeds", type=Path, default=Path("seeds"))
     chk.add_argument("--episodes", type=Path, default=None)
+    chk.add_argument("--no-editorial", action="store_true", help="leave the editor's file out")
     args = parser.parse_args(argv)
     t0 = time.perf_counter()
     try:
-        resources = load_resources(data_folders(args.seeds, Path.cwd()), args.episodes)
+        resources = load_resources(data_folders(args.seeds, Path.cwd()), args.episodes, not args.no_editorial)
         edition = build(args.seeds, resources)
     except EditionError as exc:
         print(f"error: {exc}", file=sys.stderr)
