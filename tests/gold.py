@@ -81,8 +81,9 @@ def agreement(edition, gold: Path = GOLD) -> tuple[dict[str, float], dict[tuple[
 def row_pairs(edition, rows: Path) -> tuple[int, int, list[tuple[str, str]]]:
     """Gold row groups: (pairs sharing a row, pairs whose two segments are in one episode, the misses).
 
-    A cell that spans several rows is in each of them. A group entry is ``{file, words}`` or, in the seeds' older file, the words alone (found in the one
-    witness that has them, copies aside). A pair counts when the engine put both in the same episode."""
+    A cell that spans several rows is in each of them. A group entry is ``{file, words}`` or, in the seeds'
+    older file, the words alone (found in the one witness that has them, copies aside). A pair counts when
+    the engine put both in the same episode."""
     by_file = {w.meta.file: w for w in edition.witnesses}
     where: dict[tuple[str, int], tuple[str, set[str]]] = {}  # (siglum, offset) -> (episode, rows its cell covers)
     for ep in edition.episodes:
