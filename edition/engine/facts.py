@@ -158,7 +158,8 @@ class Facts:
         for row in episode.rows:
             for siglum, segs in row.cells.items():
                 for x in self.said(siglum, ((row.id, seg) for seg in segs)):
-                    self.in_episode.setdefault(siglum, set()).update(x.entries)
+                    if x.how != "title":  # a title shared by several (太子) names none of them
+                        self.in_episode.setdefault(siglum, set()).update(x.entries)
         seen: set[tuple[str, str]] = set()
         for block in blocks(episode.rows):
             cells: dict[str, list[tuple[str, Segment]]] = {}
@@ -239,6 +240,7 @@ class Facts:
             entry = self.entries.get(e)
             if entry is None:
                 continue
+            role = ""  # the title an entry in another witness's reading shares with this one (太子)
             slot = {s: best[s][e] for s in who[e]}
             rows = {x.row for x in slot.values()}
             for s in present:
@@ -254,6 +256,8 @@ class Facts:
                     and len(self._families(w for w, es in self.in_episode.items() if f in es)) == 1
                 ]
                 shared = [x for x in alts if set(self.entries[x.entries[0]].titles) & set(entry.titles)]
+                if len(shared) == 1:
+                    role = sorted(set(self.entries[shared[0].entries[0]].titles) & set(entry.titles))[0]
                 # a person or a thing may stand in another's place (李祐 for 李世勣, 绢 for 縑); a place, only
                 # under a shared title: places in one row are as often where it happens as where from
                 same_row = [x for x in alts if x.row in rows and kind != "place"]
@@ -265,13 +269,8 @@ class Facts:
             readings = {s: r for s, r in readings.items() if r is not None}
             if len(self._families(readings)) < 2 or len(set(readings.values())) < 2:
                 continue
-            out.append(
-                (
-                    kind,
-                    entry.titles[0] if not entry.names and entry.titles else entry.name,
-                    self._readings({s: slot[s] for s in readings}, readings),
-                )
-            )
+            label = role or (entry.titles[0] if not entry.names and entry.titles else entry.name)
+            out.append((kind, label, self._readings({s: slot[s] for s in readings}, readings)))
         return out
 
     @staticmethod
