@@ -87,14 +87,14 @@ def contract_problems(data: dict[str, Any], texts: dict[str, str]) -> list[str]:
                 say(f"{where}: lemma outside its row's cells")
         elif note["type"] != "fact":
             say(f"{where}: no lemma")
-        if not note["readings"]:
+        if not note["readings"] and note["type"] != "editor":
             say(f"{where}: no reading")
         for r in note["readings"]:
             for sig, (a, b) in r["spans"].items():
                 if sig not in r["sigla"]:
                     say(f"{where}: span of {sig} not in sigla")
                 slice_ok(sig, a, b, r["text"] if note["type"] == "collation" and len(r["sigla"]) == 1 else None, where)
-        if note["type"] in ("fact", "lacuna") and not note["text"]:
+        if note["type"] in ("fact", "lacuna", "editor") and not note["text"]:
             say(f"{where}: says nothing")
     for x in data["lacunae"]:
         slice_ok(x["siglum"], x["at"], x["at"], None, "lacuna")

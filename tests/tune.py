@@ -24,7 +24,7 @@ from tests.gold import DEV_GOLD, DEV_WITNESSES, GOLD, ROOT, SEEDS, gold_labels
 
 
 def corpus(folder: Path, gold: Path, params):
-    resources = load_resources(data_folders(folder, ROOT))
+    resources = load_resources(data_folders(folder, ROOT), None, False)
     witnesses = load_witnesses(folder, [])
     norm = Normaliser(resources.variants)
     tokens = {w.siglum: norm.tokenise(w) for w in witnesses}
@@ -67,7 +67,7 @@ def rows(grid: dict, base) -> None:
                 (DEV_WITNESSES, DEV_GOLD / "rows.yaml"),
                 (both, DEV_GOLD / "rows.yaml"),
             ):
-                resources = dataclasses.replace(load_resources(data_folders(folder, ROOT)), params=params)
+                resources = dataclasses.replace(load_resources(data_folders(folder, ROOT), None, False), params=params)
                 same, total, _ = row_pairs(build(folder, resources), gold)
                 out.append(f"{same}/{total} ({same / max(1, total):.2f})")
             name = " ".join(f"{k}={v}" for k, v in zip(grid, combo, strict=True)) or "defaults"
@@ -75,7 +75,7 @@ def rows(grid: dict, base) -> None:
 
 
 def main(argv: list[str]) -> None:
-    base = load_resources(data_folders(SEEDS, ROOT)).params
+    base = load_resources(data_folders(SEEDS, ROOT), None, False).params
     grid = {}
     by_rows = "--rows" in argv
     argv = [a for a in argv if a != "--rows"]

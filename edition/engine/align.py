@@ -553,7 +553,19 @@ def align(
     return tuple(out)
 
 
-def regroup(episode_id: str, rows: tuple[Row, ...], groups: list[list[tuple[str, int, int]]]) -> tuple[Row, ...]:
+def _breaks(drafts: list[tuple[Draft, dict[str, int]]], hits: list[tuple[int, str, Segment]], at: int) -> int:
+    """How many of the group's segments would stand out of their witness's order in a row put at ``at``."""
+    n = 0
+    for _, w, seg in hits:
+        before = [x.start for d, _ in drafts[:at] for x in d.cells.get(w, ()) if (w, x.start) not in d.moved]
+        after = [x.start for d, _ in drafts[at + 1 :] for x in d.cells.get(w, ()) if (w, x.start) not in d.moved]
+        n += any(b > seg.start for b in before) or any(a < seg.start for a in after)
+    return n
+
+
+def regroup(
+    episode_id: str, order: list[str], rows: tuple[Row, ...], groups: list[list[tuple[str, int, int]]]
+) -> tuple[Row, ...]:
     """The rows with each group of passages (siglum, start, end) -- the editor's ``rows`` directive -- taken
     out of the rows the machine gave them and put together in one row, where the first of them stood.
     A segment whose witness tells it elsewhere than that row's place is marked moved."""
@@ -571,7 +583,7 @@ def regroup(episode_id: str, rows: tuple[Row, ...], groups: list[list[tuple[str,
                         hits.append((k, w, seg))
         if not hits:
             continue
-        at = min(k for k, _, _ in hits)
+        at = min({k for k, _, _ in hits}, key=lambda k: (_breaks(drafts, hits, k), k))
         new = Draft()
         for k, w, seg in hits:
             drafts[k][0].cells[w].remove(seg)
@@ -600,12 +612,6 @@ def regroup(episode_id: str, rows: tuple[Row, ...], groups: list[list[tuple[str,
                     d.moved.add((w, seg.start))
                 else:
                     last[w] = seg.start
-        rows_out.append(
-            Row(
-                f"{episode_id}-{k}",
-                {w: tuple(sorted(segs, key=lambda x: x.start)) for w, segs in d.cells.items()},
-                span,
-                frozenset(d.moved),
-            )
-        )
+        cells = {w: tuple(sorted(d.cells[w], key=lambda x: x.start)) for w in order if d.cells.get(w)}
+        rows_out.append(Row(f"{episode_id}-{k}", cells, span, frozenset(d.moved)))
     return tuple(rows_out)

@@ -58,8 +58,12 @@ def profiles_of(
     cf: Counter[str],
     total: int,
     name_weight: float,
+    background: float,
 ) -> list[Profile]:
     """Each definition's pairs, weighted by log(share in the definition / share in the corpus).
+
+    The corpus's shares are smoothed with ``background`` pairs seen once each, so that a small corpus (one
+    short witness) does not make every pair of the definitions look common.
 
     A pair in several definitions tells those episodes apart less, so its weight is shared out;
     a pair of a person's name (the register's) says who, not what happened: it weighs ``name_weight``.
@@ -72,7 +76,7 @@ def profiles_of(
         prior = 1.0 / max(1, len(grams))
         weights = {}
         for g in grams:
-            w = math.log(prior * total / (cf[g] + 0.5))
+            w = math.log(prior * (total + background) / (cf[g] + 1))
             if w > 0:
                 weights[g] = w / share[g] * (name_weight if g in named else 1.0)
         out.append(weights)
@@ -300,7 +304,7 @@ def assign(
             df.update(pairs(seg.folded))
             cf.update(seg.folded[i : i + 2] for i in range(len(seg.folded) - 1))
             n_docs += 1
-    profiles = profiles_of(defs, norm, persons, cf, max(1, sum(cf.values())), params.name_weight)
+    profiles = profiles_of(defs, norm, persons, cf, sum(cf.values()), params.name_weight, params.background)
     labels = {s: label(segs, profiles, params) for s, segs in segments.items()}
     family = families(segments, params.copy)
     for _ in range(params.rounds):

@@ -6,7 +6,7 @@ missing, or found more than once, is an error that names the file, the line and 
 closest matches. Directives win over the machine; what they override is counted.
 
     assign:    put a passage in an episode (or in none)
-    rows:      passages that belong in one row
+    rows:      passages that belong in one row (one passage alone: a row of its own)
     notes:     the editor's own notes (Markdown) on a passage
     suppress:  machine notes the editor rejects, by episode (and row) and lemma or label
     silent:    note classes not noted at all (listed once in the 凡例 instead)
@@ -104,8 +104,8 @@ def load_directives(path: Path | None) -> Directives:
         assign.append((q, None if episode == NONE else episode))
     rows = []
     for n, group in enumerate(items("rows"), 1):
-        if not isinstance(group, list) or len(group) < 2:
-            raise EditionError(path, f"rows entry {n} must list two or more passages", data.line_of("rows"))
+        if not isinstance(group, list) or not group:
+            raise EditionError(path, f"rows entry {n} must list the passages of one row", data.line_of("rows"))
         rows.append(
             tuple(
                 _quote(path, mapping(x, "rows", n), f"rows entry {n}", {"witness", "from", "to", "at"}) for x in group

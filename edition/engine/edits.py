@@ -42,9 +42,9 @@ class Edits:
 
     @property
     def cuts(self) -> dict[str, set[int]]:
-        """Where passages begin and end, per witness: the segments are cut there."""
+        """Where the passages of ``assign`` and ``rows`` begin and end, per witness: the segments are cut there."""
         out: dict[str, set[int]] = {}
-        passages = [p for p, _ in self.assigns] + [p for g in self.groups for p in g] + [p for p, _ in self.comments]
+        passages = [p for p, _ in self.assigns] + [p for g in self.groups for p in g]  # a note cuts nothing
         for p in passages:
             out.setdefault(p.witness, set()).update((p.start, p.end))
         return out

@@ -101,9 +101,10 @@ def dates(tokens: Tokens, seg: Segment) -> list[Said]:
     return sorted(out, key=lambda s: s.start)
 
 
-def _comparable(date: str) -> bool:
-    """A date that can stand against another: it names its month, or it is a cyclical day."""
-    return "月" in date or bool(_CYCLICAL.fullmatch(date))
+def _whole(date: str) -> bool:
+    """A date that can stand against another: a month with its day, or a cyclical day (九月十八日, 乙酉);
+    九月十八日 and 二十一日, or 十月初, may be two events' days."""
+    return ("月" in date and "日" in date) or bool(_CYCLICAL.fullmatch(date))
 
 
 def blocks(rows: tuple[Row, ...]) -> list[list[Row]]:
@@ -152,67 +153,55 @@ class Facts:
         return out
 
     def notes(self, episode: EpisodeResult) -> list[Note]:
-        out: list[Note] = []
-        # which entries each witness names anywhere in the episode (an alternative is one it never names)
-        self.in_episode: dict[str, set[str]] = {}
+        """The episode's fact notes: how each witness names each entry, over the whole episode (so a row
+        structure never splits one fact in two); quantities and dates, row by row."""
+        everything: dict[str, list[Said]] = {}
         for row in episode.rows:
             for siglum, segs in row.cells.items():
-                for x in self.said(siglum, ((row.id, seg) for seg in segs)):
-                    if x.how != "title":  # a title shared by several (太子) names none of them
-                        self.in_episode.setdefault(siglum, set()).update(x.entries)
-        seen: set[tuple[str, str]] = set()
-        for block in blocks(episode.rows):
-            cells: dict[str, list[tuple[str, Segment]]] = {}
-            for row in block:
-                for siglum, segs in row.cells.items():
-                    cells.setdefault(siglum, []).extend((row.id, seg) for seg in segs)
-            said = {s: self.said(s, segs) for s, segs in cells.items()}
-            for note in self._block_notes(said, list(cells)):
-                if note[0] in ("person", "place", "thing"):
-                    if (note[0], note[1]) in seen:
-                        continue  # one note per entry and episode: where the witnesses first differ on it
-                    seen.add((note[0], note[1]))
-                out.append(
-                    Note(
-                        type="fact",
-                        cls=note[0],
-                        lemma=None,
-                        lemma_text="",
-                        readings=note[2],
-                        label=note[1],
-                        tags=(note[0],),
-                        episode=episode.episode.id,
-                        row=self._row_of(block, note[2]),
-                        text=self._words(note[1], note[2]),
-                    )
-                )
-        return out
+                everything.setdefault(siglum, []).extend(self.said(siglum, ((row.id, seg) for seg in segs)))
+        # which entries each witness names anywhere in the episode (an alternative is one it never names)
+        self.in_episode = {
+            s: {e for x in xs if x.how != "title" for e in x.entries}  # a shared title (太子) names none
+            for s, xs in everything.items()
+        }
+        found: list[tuple[str, str, tuple[Reading, ...]]] = []
+        present = list(everything)
+        for kind in ("person", "place", "thing"):
+            found += self._entity_notes(
+                kind, {s: [x for x in xs if x.kind == kind] for s, xs in everything.items()}, present
+            )
+        for row in episode.rows:  # numbers and dates pair within a row: in a wider span they count other things
+            for kind in ("number", "date"):
+                here = {s: [x for x in xs if x.kind == kind and x.row == row.id] for s, xs in everything.items()}
+                found += self._value_notes(kind, {s: xs for s, xs in here.items() if xs})
+        return [
+            Note(
+                type="fact",
+                cls=kind,
+                lemma=None,
+                lemma_text="",
+                readings=readings,
+                label=label,
+                tags=(kind,),
+                episode=episode.episode.id,
+                row=self._row_of(episode.rows, readings),
+                text=self._words(label, readings),
+            )
+            for kind, label, readings in found
+        ]
 
     @staticmethod
-    def _row_of(block: list[Row], readings: tuple[Reading, ...]) -> str:
-        for row in block:
+    def _row_of(rows: tuple[Row, ...], readings: tuple[Reading, ...]) -> str:
+        """The first row that holds a reading of the note."""
+        for row in rows:
             for rd in readings:
                 for siglum, (start, _) in rd.spans.items():
                     if any(s.start <= start < s.end for s in row.cells.get(siglum, ())):
                         return row.id
-        return block[0].id
+        return rows[0].id
 
     def _families(self, sigla: Iterable[str]) -> set[str]:
         return {self.family_of.get(s, s) for s in sigla}
-
-    def _block_notes(
-        self, said: dict[str, list[Said]], present: list[str]
-    ) -> list[tuple[str, str, tuple[Reading, ...]]]:
-        """(kind, label, readings) of every fact this block's witnesses tell differently."""
-        out = []
-        for kind in ("person", "place", "thing"):
-            out += self._entity_notes(kind, {s: [x for x in said[s] if x.kind == kind] for s in present}, present)
-        rows = sorted({x.row for xs in said.values() for x in xs})
-        for row in rows:  # numbers and dates pair within a row: in a block they may count other things
-            for kind in ("number", "date"):
-                here = {s: [x for x in said[s] if x.kind == kind and x.row == row] for s in present}
-                out += self._value_notes(kind, {s: xs for s, xs in here.items() if xs})
-        return out
 
     def _entity_notes(
         self, kind: str, said: dict[str, list[Said]], present: list[str]
@@ -222,13 +211,16 @@ class Facts:
         (sharing a title with it, or the one entry of the kind that witness alone names in the same row,
         where it never names the first) is its reading there."""
         best: dict[str, dict[str, Said]] = {}  # witness -> entry -> its mention here (a name before a title)
-        rank = {"variant": 0, "name": 1, "title": 2}
+        rows_of: dict[tuple[str, str], set[str]] = {}  # (witness, entry) -> rows it is named in
         for s, xs in said.items():
             mine: dict[str, Said] = {}
             for x in xs:
-                for e in x.entries:
-                    if e not in mine or rank[x.how] < rank[mine[e].how]:
-                        mine[e] = x
+                if len(x.entries) > 1:
+                    continue  # a title several entries share (太子) names none of them
+                (e,) = x.entries
+                rows_of.setdefault((s, e), set()).add(x.row)
+                if e not in mine or self._prefer(x, e) < self._prefer(mine[e], e):
+                    mine[e] = x
             best[s] = mine
         who: dict[str, set[str]] = {}
         for s, mine in best.items():
@@ -242,7 +234,9 @@ class Facts:
                 continue
             role = ""  # the title an entry in another witness's reading shares with this one (太子)
             slot = {s: best[s][e] for s in who[e]}
-            rows = {x.row for x in slot.values()}
+            rows = {r for s in who[e] for r in rows_of[(s, e)]}
+            if len(self._families(s for s, x in slot.items() if x.how != "title")) < 2 and entry.names:
+                continue  # only one text names it: nothing stands against it (an alternative needs a pair)
             for s in present:
                 if s in slot or e in self.in_episode.get(s, ()):
                     continue
@@ -260,7 +254,7 @@ class Facts:
                     role = sorted(set(self.entries[shared[0].entries[0]].titles) & set(entry.titles))[0]
                 # a person or a thing may stand in another's place (李祐 for 李世勣, 绢 for 縑); a place, only
                 # under a shared title: places in one row are as often where it happens as where from
-                same_row = [x for x in alts if x.row in rows and kind != "place"]
+                same_row = [x for x in alts if rows_of[(s, x.entries[0])] & rows and kind != "place"]
                 pick = shared or (same_row if len(same_row) == 1 else [])
                 if len(pick) == 1:
                     slot[s] = pick[0]
@@ -272,6 +266,13 @@ class Facts:
             label = role or (entry.titles[0] if not entry.names and entry.titles else entry.name)
             out.append((kind, label, self._readings({s: slot[s] for s in readings}, readings)))
         return out
+
+    def _prefer(self, x: Said, e: str) -> tuple:
+        """Which of a witness's mentions of an entry stands for it: a variant, then a name (its headword,
+        then the longest), then a title."""
+        entry = self.entries.get(e)
+        headword = entry is not None and x.value == self.fold(entry.name)
+        return ({"variant": 0, "name": 1, "title": 2}[x.how], not headword, -len(x.text), x.start)
 
     @staticmethod
     def _form(e: str, entry: Entry, x: Said) -> str | None:
@@ -300,7 +301,7 @@ class Facts:
             slot = {s: next(x for x in xs if x.key == key) for s, xs in said.items() if any(x.key == key for x in xs)}
             if len(self._families(slot)) < 2 or len({x.value for x in slot.values()}) < 2:
                 continue
-            if kind == "date" and not all(_comparable(x.value) for x in slot.values()):
+            if kind == "date" and not all(_whole(x.value) for x in slot.values()):
                 continue  # 九月十八日 and 二十一日 may be two events' days: only whole dates are compared
             label = "時日" if kind == "date" else ("數目" if key == "count" else f"數目（{key}）")
             out.append((kind, label, self._readings(slot)))

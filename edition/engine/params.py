@@ -32,10 +32,10 @@ class Params:
     opening_len: int = p(5, "...or first letters of another witness's sentence that must match.")
 
     # assign: which episode each segment tells
-    threshold: float = p(0.1, "Price of a letter, as a share of the witness's peak evidence density (see peak).")
+    threshold: float = p(0.12, "Price of a letter, as a share of the witness's peak evidence density (see peak).")
     peak: float = p(0.95, "Quantile of a witness's segments' evidence density taken as its peak.")
     cost_scene: float = p(1.0, "Cost (characters of evidence) of entering or leaving an episode at a scene break.")
-    cost_paragraph: float = p(6.0, "...at a paragraph break.")
+    cost_paragraph: float = p(8.0, "...at a paragraph break.")
     cost_sentence: float = p(12.0, "...between two sentences of a paragraph.")
     cost_clause: float = p(16.0, "...between two clauses of a sentence.")
     cost_quote: float = p(40.0, "...inside a quotation.")
@@ -44,6 +44,7 @@ class Params:
     scene_share: float = p(
         0.5, "Unclaimed text closing or opening an episode's scene joins it, up to this share of its run."
     )
+    background: float = p(5000.0, "Pairs of a notional corpus that smooth the corpus's pair shares (small corpora).")
     name_weight: float = p(0.25, "Weight, in an episode's profile, of the pairs of a person's name (who, not what).")
     lift: float = p(16.0, "How much likelier inside an episode a pair must be to join its profile.")
     rounds: int = p(1, "Refinement passes of the episode profiles.")
@@ -51,7 +52,7 @@ class Params:
 
     # align: rows
     match: float = p(0.06, "Similarity a segment (or a run of them) needs to join a row in its witness's order.")
-    merge: float = p(0.005, "Similarity each further segment or row of a many-to-one pairing must add.")
+    merge: float = p(0.02, "Similarity each further segment or row of a many-to-one pairing must add.")
     moved: float = p(0.3, "Similarity a segment needs to join a row out of its witness's order (shown as moved).")
 
     # notes

@@ -235,7 +235,7 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
         with clock.stage("rows"):
             rows: tuple[Row, ...] = cache.get(("rows", *key), partial(align, d.id, order, cells, how, names))
         if edits.rows:
-            rows = regroup(d.id, rows, edits.groups_in(rows))
+            rows = regroup(d.id, order, rows, edits.groups_in(rows))
         results.append(EpisodeResult(d, rows))
     episodes = tuple(results)
 

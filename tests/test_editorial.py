@@ -1,0 +1,134 @@
+"""The editor's file (editorial.yaml): every directive on the seeds and on small witnesses, every error with
+its message, and the machine measured without it."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from edition.errors import EditionError
+from tests.contract import contract_problems
+from tests.gold import agreement
+from tests.support import SEEDS, build_folder
+
+A_TEXT = "上以遼左早寒，草枯水凍，敕班師。城主登城拜辭，上嘉其固守，賜縑百匹。\n長孫無忌將萬人翦草填道。\n"
+B_TEXT = "城主登上城頭拜別。天子賜他絹百匹。\n大軍班師。遼左早寒草枯。\n"
+
+
+def folder(tmp_path: Path, editorial: str, texts=(A_TEXT, B_TEXT)) -> Path:
+    f = tmp_path / "w"
+    f.mkdir(exist_ok=True)
+    for name, text in zip(("a.txt", "b.txt"), texts, strict=False):
+        (f / name).write_text(text, encoding="utf-8")
+    (f / "editorial.yaml").write_text(editorial, encoding="utf-8")
+    return f
+
+
+def error_of(tmp_path, editorial: str) -> str:
+    with pytest.raises(EditionError) as err:
+        build_folder(folder(tmp_path, editorial), editorial=True)
+    return str(err.value)
+
+
+def label_of(ed, siglum: str, words: str):
+    w = next(x for x in ed.witnesses if x.siglum == siglum)
+    at = w.text.index(words)
+    return next(
+        lab for seg, lab in zip(ed.segments[siglum], ed.assignment[siglum], strict=True) if seg.start <= at < seg.end
+    )
+
+
+def test_the_seeds_file_is_read_and_the_machine_is_measured_without_it():
+    machine = build_folder(SEEDS)  # never the editor's file: the figures are the machine's
+    edited = build_folder(SEEDS, editorial=True)
+    assert machine.editorial == {}
+    assert edited.editorial["assign"] >= 1 and edited.editorial["rows"] >= 1 and edited.editorial["notes"] == 2
+    assert min(agreement(edited)[0].values()) >= min(agreement(machine)[0].values())
+    assert contract_problems(_export(edited), {w.siglum: w.text for w in edited.witnesses}) == []
+
+
+def _export(ed):
+    from edition.engine.export import to_dict
+
+    return to_dict(ed)
+
+
+def test_assign_puts_a_passage_in_an_episode_or_in_none(tmp_path):
+    plain = build_folder(folder(tmp_path, ""), editorial=True)
+    assert label_of(plain, "A", "長孫無忌") == "liao-marshes"
+    ed = build_folder(
+        folder(tmp_path, "assign:\n  - {witness: A, from: 長孫無忌, to: 翦草填道。, episode: none}\n"), editorial=True
+    )
+    assert label_of(ed, "A", "長孫無忌") is None
+    assert ed.editorial["assign"] == 1 and ed.editorial["letters reassigned"] == len("長孫無忌將萬人翦草填道")
+
+
+def test_rows_puts_passages_in_one_row(tmp_path):
+    ed = build_folder(
+        folder(tmp_path, "rows:\n  - [{witness: A, at: 賜縑百匹。}, {witness: B, at: 大軍班師。}]\n"), editorial=True
+    )
+    (row,) = [r for ep in ed.episodes for r in ep.rows if "A" in r.cells and r.cells["A"][0].text == "賜縑百匹。"]
+    assert [s.text for s in row.cells["B"]] == ["大軍班師。"]
+    assert ed.editorial["rows"] == 1
+
+
+def test_notes_are_the_editors_on_a_passage(tmp_path):
+    ed = build_folder(
+        folder(tmp_path, "notes:\n  - {witness: B, at: 絹百匹, text: '**絹** 與縑不同。'}\n"), editorial=True
+    )
+    (note,) = [n for n in ed.notes if n.type == "editor"]
+    assert note.lemma_text == "絹百匹" and note.text == "**絹** 與縑不同。" and note.row is not None
+
+
+def test_suppress_drops_a_machine_note_and_silent_a_class(tmp_path):
+    copy = A_TEXT.replace("縑", "絹").replace("。", "，", 1)
+    base = build_folder(folder(tmp_path, "", (A_TEXT, copy)), editorial=True)
+    assert {n.cls for n in base.notes} == {"substantive", "punctuation"}
+    episode = next(n.episode for n in base.notes if n.cls == "substantive")
+    ed = build_folder(
+        folder(tmp_path, f"suppress:\n  - {{episode: {episode}, lemma: 縑}}\nsilent: [punctuation]\n", (A_TEXT, copy)),
+        editorial=True,
+    )
+    assert ed.notes == ()
+    assert ed.editorial["suppress"] == 1 and ed.silenced == {"punctuation": 1}
+
+
+def test_a_suppress_that_matches_nothing_is_a_warning_naming_its_line(tmp_path):
+    ed = build_folder(folder(tmp_path, "suppress:\n  - {episode: rite, lemma: 無此字}\n"), editorial=True)
+    assert any("editorial.yaml, line 2" in w and "無此字" in w for w in ed.warnings)
+
+
+@pytest.mark.parametrize(
+    ("editorial", "words"),
+    [
+        ("assign:\n  - {witness: A, at: 城主登城拜别, episode: none}\n", ["line 2", "不在", "城主登城拜辭"]),
+        ("assign:\n  - {witness: A, at: 上, episode: none}\n", ["line 2", "occurs 1", "quote more words"]),
+        ("assign:\n  - {witness: A, at: 敕班師, episode: nowhere}\n", ["line 2", "unknown episode 'nowhere'"]),
+        ("assign:\n  - {witness: Z, at: 敕班師, episode: none}\n", ["line 2", "unknown witness 'Z'"]),
+        ("rows:\n  - [{witness: A, from: 長孫無忌, to: 敕班師}]\n", ["line 2", "comes before"]),
+        ("notes:\n  - {witness: A, at: 敕班師}\n", ["line 2", "'text' is missing"]),
+        ("assign: [{witness: A, at: 敕班師\n", ["editorial.yaml, line", "broken YAML"]),
+        ("silent: [typos]\n", ["line 1", "'typos' is no note class"]),
+        ("nonsense: []\n", ["line 1", "unknown section"]),
+    ],
+    ids=["missing", "ambiguous", "episode", "witness", "order", "no-text", "yaml", "silent", "section"],
+)
+def test_bad_directives_are_one_clear_error(tmp_path, editorial, words):
+    msg = error_of(tmp_path, editorial)
+    assert "editorial.yaml" in msg
+    for word in words:
+        if word == "不在":
+            assert "is not in witness A" in msg
+        elif word == "occurs 1":
+            assert "occurs 2 times" in msg
+        else:
+            assert word in msg, msg
+
+
+def test_the_seeds_file_survives_a_change_elsewhere_in_a_witness(tmp_path):
+    seeds = tmp_path / "seeds"
+    shutil.copytree(SEEDS, seeds)
+    witness = seeds / "000_f5ad1a405610c3bb.txt"
+    witness.write_text("一段新加的文字。\n" + witness.read_text(encoding="utf-8"), encoding="utf-8")
+    ed = build_folder(seeds, editorial=True)  # quotes, not offsets: nothing to update
+    assert ed.editorial["notes"] == 2
