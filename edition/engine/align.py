@@ -18,12 +18,12 @@ programme's, ties included. The cost grows with the number of candidate pairs
 from __future__ import annotations
 
 import math
-import re
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from .model import Row, Segment
+from .register import scan
 
 SLACK = 1e-9  # below match - SLACK (the floor) a candidate can never win: float slack kept on the safe side
 
@@ -34,13 +34,9 @@ class Names:
 
     def __init__(self, entities: dict[str, tuple[str, ...]]) -> None:
         self.entities = entities
-        keys = sorted(entities, key=lambda k: (-len(k), k))
-        self.pattern = re.compile("|".join(map(re.escape, keys))) if keys else None
 
     def find(self, folded: str) -> list[str]:
-        if self.pattern is None:
-            return []
-        return ["@" + e for m in self.pattern.finditer(folded) for e in self.entities[m.group()]]
+        return ["@" + e for a, b in scan(folded, self.entities) for e in self.entities[folded[a:b]]]
 
 
 def grams(folded: str, names: Names | None = None) -> Counter[str]:

@@ -202,20 +202,27 @@ def viterbi(scores: list[list[float]], strength: list[int], params: Params) -> l
         SCENE: params.cost_scene,
     }
     k = len(scores[0]) + 1 if scores else 1
+    share = params.switch_share
     prev = [0.0] + [-params.cost_scene] * (k - 1)
     back: list[list[int]] = []
     for score, st in zip(scores, strength, strict=True):
-        emit = [0.0, *score]
         change = costs[st]
+        # the two best episodes before (lowest index first on ties): the best other than j is one of them
+        first = second = (-math.inf, 0)
+        for i in range(1, k):
+            if prev[i] > first[0]:
+                first, second = (prev[i], i), first
+            elif prev[i] > second[0]:
+                second = (prev[i], i)
         cur, ptr = [], []
         for j in range(k):
-            best_i, best = 0, -math.inf
-            for i in range(k):
-                cost = 0.0 if i == j else change * (params.switch_share if i and j else 1.0)
-                v = prev[i] - cost
-                if v > best:
-                    best_i, best = i, v
-            cur.append(best + emit[j])
+            if j == 0:
+                options = [(prev[0], 0), (first[0] - change, first[1])]
+            else:
+                other = first if first[1] != j else second
+                options = [(prev[0] - change, 0), (prev[j], j), (other[0] - change * share, other[1])]
+            best, best_i = max(options, key=lambda o: (o[0], -o[1]))
+            cur.append(best + (score[j - 1] if j else 0.0))
             ptr.append(best_i)
         prev = cur
         back.append(ptr)

@@ -55,6 +55,22 @@ class Register:
         return dict(sorted(out.items(), key=lambda kv: (-len(kv[0]), kv[0])))
 
 
+def scan(text: str, forms: dict[str, object] | set[str]) -> list[tuple[int, int]]:
+    """Where the forms occur in ``text``, left to right, the longest at each place (as a regular
+    expression of them, longest first, would find them; a dictionary look-up is faster to set up)."""
+    lengths = sorted({len(f) for f in forms if f}, reverse=True)
+    out, i, n = [], 0, len(text)
+    while i < n:
+        for k in lengths:
+            if text[i : i + k] in forms:
+                out.append((i, i + k))
+                i += k
+                break
+        else:
+            i += 1
+    return out
+
+
 @dataclass(frozen=True)
 class Mention:
     """A place in a witness that names a register entry (or refers to it by a title: ``named`` False)."""
@@ -90,12 +106,11 @@ def mentions(register: Register, norm: Normaliser, tokens: dict[str, Tokens]) ->
             forms[f] = (tuple(sorted({e.id for e in es})), es[0].kind, "title")
     if not forms:
         return ()
-    pattern = re.compile("|".join(map(re.escape, sorted(forms, key=lambda k: (-len(k), k)))))
     out = []
     for siglum, t in tokens.items():
-        for m in pattern.finditer(t.n):
-            ids, kind, how = forms[m.group()]
-            start, end = t.at[m.start()], t.at[m.end() - 1] + 1
+        for a, b in scan(t.n, forms):
+            ids, kind, how = forms[t.n[a:b]]
+            start, end = t.at[a], t.at[b - 1] + 1
             out.append(Mention(siglum, start, end, t.text[start:end], ids, kind, how))
     return tuple(out)
 
