@@ -35,6 +35,28 @@ def _table(edition) -> str:
     return "\n".join(lines)
 
 
+def _suggestions(args) -> int:
+    """``register --suggest``: names the register lacks, as YAML entries for the editor to review."""
+    import json
+
+    from .engine.load import load_witnesses
+    from .engine.normalise import Normaliser
+    from .engine.register import suggest
+
+    resources = load_resources(data_folders(args.seeds, Path.cwd()), None, False)
+    norm = Normaliser(resources.variants)
+    tokens = {w.siglum: norm.tokenise(w) for w in load_witnesses(args.seeds, [])}
+    found = suggest(resources.register, norm, tokens, resources.surnames)
+    print("# Suggested entries for register.yaml: check each by reading before you add it.")
+    for kind in ("person", "place"):
+        print(f"{kind}s:")
+        for k, x in enumerate((x for x in found if x.kind == kind), 1):
+            names = json.dumps(list(x.shown), ensure_ascii=False)
+            print(f"  # {x.count} times in {', '.join(x.witnesses)}: …{x.example}…")
+            print(f"  - {{id: {kind}-{k}, name: {json.dumps(x.shown[0], ensure_ascii=False)}, aliases: {names}}}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m edition", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -54,7 +76,18 @@ def main(argv: list[str] | None = None) -> int:
     chk.add_argument("--seeds", type=Path, default=Path("seeds"))
     chk.add_argument("--episodes", type=Path, default=None)
     chk.add_argument("--no-editorial", action="store_true", help="leave the editor's file out")
+    reg = sub.add_parser("register", help="help with the register (register.yaml)")
+    reg.add_argument("--seeds", type=Path, default=Path("seeds"))
+    reg.add_argument("--suggest", action="store_true", help="print entries the register lacks, found in the texts")
     args = parser.parse_args(argv)
+    if args.command == "register":
+        if not args.suggest:
+            parser.error("register: say what to do (--suggest)")
+        try:
+            return _suggestions(args)
+        except EditionError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     t0 = time.perf_counter()
     try:
         resources = load_resources(data_folders(args.seeds, Path.cwd()), args.episodes, not args.no_editorial)

@@ -132,3 +132,29 @@ def test_the_seeds_file_survives_a_change_elsewhere_in_a_witness(tmp_path):
     witness.write_text("一段新加的文字。\n" + witness.read_text(encoding="utf-8"), encoding="utf-8")
     ed = build_folder(seeds, editorial=True)  # quotes, not offsets: nothing to update
     assert ed.editorial["notes"] == 2
+
+
+def test_register_suggest_proposes_the_names_of_an_unseen_corpus(tmp_path):
+    """With an empty register, the development set's persons and places are proposed for the editor."""
+    import subprocess
+    import sys
+
+    from tests.gold import DEV_WITNESSES, ROOT
+
+    folder = tmp_path / "dev"
+    shutil.copytree(DEV_WITNESSES, folder)
+    (folder / "register.yaml").write_text("persons: []\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "edition", "register", "--suggest", "--seeds", str(folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    out = done.stdout
+    for name in ("李世勣", "薛仁貴", "營州", "幽州", "臨渝闗"):
+        assert name in out, name
+    import yaml
+
+    data = yaml.safe_load(out)
+    assert set(data) == {"persons", "places"} and all("id" in e for e in data["persons"] + data["places"])

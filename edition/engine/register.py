@@ -170,3 +170,70 @@ def load_register(path: Path | None, norm: Normaliser) -> Register:
                 )
             )
     return Register(tuple(entries))
+
+
+PLACE_SUFFIX = set("城州水关山河江泽沟岭郡县镇营")
+SPEECH = set("曰说道言令率命奏谓问答领带笑叹喝听闻见拜跪请")  # what a person does, right after the name
+NOT_IN_NAME = set("的了军兵人等不上下来去是在之其而以于与及也又亦皆都所为已将把被着过到城州东西南北")
+NOT_BEFORE_PLACE = set(
+    "此该其各守攻登入出全满这那本敌我京都内外上下进到至向往回返离于在从把将被之的了护绕发过经抵赴还渡度驻城"
+)
+NOT_BEFORE_PLACE |= set("十百千万两一二三四五六七八九")
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    kind: str  # person | place
+    folded: str
+    shown: tuple[str, ...]  # as the witnesses write it
+    count: int
+    witnesses: tuple[str, ...]
+    example: str
+
+
+def suggest(
+    register: Register, norm: Normaliser, tokens: dict[str, Tokens], surnames: tuple[str, ...]
+) -> list[Suggestion]:
+    """Names the register lacks, as the texts suggest them, for the editor to decide on.
+
+    A candidate is a run of two to four letters (never across a mark) that begins with a surname (a
+    person) or ends in 城, 州, 水, 關, 山 … (a place, not after 登, 此, 入 … that make it a common noun),
+    occurs three times or more, and stands as a word stands: after and before at least two different
+    letters each time (branching), and not as part of a longer candidate found as often. Each comes with
+    its count, its witnesses and an example."""
+    known = set(register.names(norm)) | {norm.fold_text(t) for e in register.entries for t in e.titles}
+    folded_surnames = {norm.fold_text(x) for x in surnames}
+    hits: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    for siglum, t in tokens.items():
+        n, at = t.n, t.at
+        for i in range(len(n)):
+            for size in (2, 3, 4):
+                if i + size > len(n) or at[i + size - 1] - at[i] != size - 1:
+                    break  # a mark or a space inside: no name
+                word = n[i : i + size]
+                if word[0] in folded_surnames or word[:2] in folded_surnames:
+                    hits.setdefault(("person", word), []).append((siglum, i))
+                if word[-1] in PLACE_SUFFIX and word[0] not in NOT_BEFORE_PLACE:
+                    hits.setdefault(("place", word), []).append((siglum, i))
+    out = []
+    for (kind, word), where in hits.items():
+        if len(where) < 3 or any(word in k or k in word for k in known if len(k) >= 2):
+            continue
+        left = {tokens[x].n[i - 1] if i else "" for x, i in where}
+        right = {tokens[x].n[i + len(word)] if i + len(word) < len(tokens[x].n) else "" for x, i in where}
+        if len(left) < 2 or len(right) < 2:
+            continue
+        if kind == "person" and (any(c in NOT_IN_NAME for c in word[1:]) or not any(c in SPEECH for c in right)):
+            continue  # 唐军, 高丽兵, 来到: no one speaks or acts after them
+        longer = [
+            k for (kk, k), w in hits.items() if kk == kind and len(k) > len(word) and word in k and len(w) >= len(where)
+        ]
+        if longer:
+            continue
+        shown = tuple(sorted({tokens[x].text[tokens[x].at[i] : tokens[x].at[i + len(word) - 1] + 1] for x, i in where}))
+        x, i = where[0]
+        t = tokens[x]
+        a, b = t.at[max(0, i - 6)], t.at[min(len(t.n) - 1, i + len(word) + 6)] + 1
+        wits = tuple(sorted({x for x, _ in where}))
+        out.append(Suggestion(kind, word, shown, len(where), wits, t.text[a:b].replace("\n", " ")))
+    return sorted(out, key=lambda x: (x.kind, -x.count, x.folded))
