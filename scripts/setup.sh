@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up a fresh machine: a virtualenv in .venv with the pinned packages.
-# With --test, also the test tools and Debian's chromium for the browser tests.
+# With --test, also the test tools, Debian's chromium for the browser tests, and axe-core (npm registry) for
+# their accessibility checks, in .venv/axe (tests/test_browser.py looks for it there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
@@ -8,8 +9,11 @@ python3 -m venv .venv
 extras=""
 if [ "${1:-}" = "--test" ]; then
   extras="[test]"
-  if ! command -v chromium >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -qi "noto.*cjk"; then
-    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-noto-cjk
+  if ! command -v chromium >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -qi "noto.*cjk" || ! command -v npm >/dev/null 2>&1; then
+    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-noto-cjk nodejs npm
   fi
 fi
 .venv/bin/pip install -q -c constraints.txt -e ".${extras}"
+if [ -n "$extras" ] && [ ! -f .venv/axe/node_modules/axe-core/axe.min.js ]; then
+  mkdir -p .venv/axe && npm install --prefix .venv/axe --no-audit --no-fund --silent axe-core@4.14.1
+fi

@@ -24,6 +24,8 @@ from edition.engine.pipeline import build
 from edition.engine.resources import data_folders, load_resources
 from edition.site import script_forms
 from edition.site.cache import SiteCache
+from edition.site.cjk import join_lines
+from edition.site.editor_notes import editor_html
 from edition.site.render import ENV, MACROS, TEMPLATES, episode_page, render_error, render_site, witness_page
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,12 +76,17 @@ class Text(HTMLParser):
 
 
 def page(site: Path, path: str) -> str:
-    return (site / path.removesuffix(".md") / "index.html").read_text(encoding="utf-8")
+    folder = site if path == "index.md" else site / path.removesuffix(".md")
+    return (folder / "index.html").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
-def edition(seeds_export):
-    return seeds_export
+def edition(site):
+    """The export the site was built from (its own edition.json: the hook reads the editor's file too) and
+    the witness texts."""
+    export = json.loads((site / "edition.json").read_text(encoding="utf-8"))
+    built = build(SEEDS, load_resources(data_folders(SEEDS, ROOT)))
+    return export, {w.siglum: w.text for w in built.witnesses}
 
 
 @pytest.fixture(scope="module")
@@ -107,42 +114,125 @@ def test_episode_pages_have_their_titles_in_narrative_order(site, edition):
     assert [e["title"] for e in export["episodes"]] == ["安市對話", "班師", "遼澤", "祭奠", "太子迎駕"]
 
 
-def test_every_witness_with_text_has_a_column(site, edition):
+def test_every_witness_with_text_has_a_column_in_catalogue_order_bases_flagged(site, edition):
     export, _ = edition
+    bases = {f["base"] for f in export["families"]}
     for ep in export["episodes"]:
         html = page(site, episode_page(ep["id"]))
         head = html.split("<thead>", 1)[1].split("</thead>", 1)[0] if "<thead>" in html else ""
-        columns = re.findall(r'<th data-w="([^"]+)"', head)
+        columns = re.findall(r'<th data-w="([^"]+)"[^>]*>[^<]*(<span class="ed-base">底本</span>)?', head)
         carrying = [w["siglum"] for w in export["witnesses"] if any(r["cells"].get(w["siglum"]) for r in ep["rows"])]
-        assert sorted(columns) == sorted(carrying)
-        assert columns[:1] == ([ep["base"]] if carrying else [])
+        assert [c for c, _ in columns] == carrying
+        assert [c for c, base in columns if base] == [s for s in carrying if s in bases]
+
+
+def table_rows(html: str) -> list[str]:
+    return re.findall(r'<tr id="r\d+".*?</tr>', html)
+
+
+def test_rowspans_cover_each_column_once_per_row(site, edition):
+    """A spanning cell covers its rows; the rows below it have no cell of that witness, every other row one."""
+    export, _ = edition
+    spans = 0
+    for ep in export["episodes"]:
+        rows = table_rows(page(site, episode_page(ep["id"])))
+        assert len(rows) == len(ep["rows"])
+        covered: dict[str, int] = {}
+        for row in rows:
+            for w, span in re.findall(r'<td [^>]*?data-w="([^"]+)"(?:[^>]*? rowspan="(\d+)")?', row):
+                covered[w] = covered.get(w, 0) + int(span or 1)
+                spans += bool(span)
+        assert set(covered.values()) <= {len(rows)}, (ep["id"], covered)
+        for k, row in enumerate(ep["rows"]):
+            for w, n in row.get("span", {}).items():
+                assert f'data-w="{w}" lang="' in rows[k] and f'rowspan="{n}"' in rows[k]
+    assert spans == sum(len(r.get("span", {})) for ep in export["episodes"] for r in ep["rows"]) > 0
+
+
+def test_cells_carry_the_language_of_their_script(site, edition):
+    export, _ = edition
+    langs = {"Hant": "zh-Hant", "Hans": "zh-Hans"}
+    for w in export["witnesses"]:
+        html = page(site, episode_page("anshi-dialogue"))
+        cells = re.findall(rf'<td data-w="{w["siglum"]}" lang="([^"]+)"', html)
+        assert cells and set(cells) == {langs.get(w["script"], "zh")}
+        assert f'class="ed-witness-text ed-text" lang="{langs.get(w["script"], "zh")}"' in page(
+            site, f"witnesses/{w['siglum']}.md"
+        )
 
 
 def test_notes_and_marks_link_to_existing_anchors(site, edition):
     export, _ = edition
+    rows = {r["id"]: (ep["id"], i) for ep in export["episodes"] for i, r in enumerate(ep["rows"], 1)}
     total = 0
     for ep in export["episodes"]:
         html = page(site, episode_page(ep["id"]))
         ids = set(re.findall(r'id="([^"]+)"', html))
-        notes = re.findall(r'<li id="(n\d+)" class="ed-note[^"]*"[^>]*><a class="ed-back" href="#(r\d+)"', html)
-        assert len(notes) == len(ep["notes"])
-        assert re.findall(r'<tr id="(r\d+)"', html) == [f"r{i}" for i in range(1, len(ep["rows"]) + 1)]
-        assert all(row in ids for _, row in notes)
-        marks = set(re.findall(r'<mark class="v [^"]*" data-note="(n\d+)"', html))
-        assert marks <= {n for n, _ in notes}
-        assert len(marks) == len(notes)  # every note marks something in the table
-        total += len(notes)
+        listed = re.findall(
+            r'<li id="(n\d+)" class="ed-note[^"]*"[^>]*><span class="ed-no">(\d+)</span>'
+            r'<a class="ed-back" href="#(r\d+)"',
+            html,
+        )
+        mine = [n for n in export["notes"] if n["row"] in rows and rows[n["row"]][0] == ep["id"]]
+        assert [n for n, _, _ in listed] == [n["id"] for n in mine]
+        assert all(no == n[1:] for n, no, _ in listed)  # numbered by id: filters never renumber
+        assert [f"r{rows[n['row']][1]}" for n in mine] == [r for _, _, r in listed]
+        assert all(r in ids for _, _, r in listed)
+        marked = {n for group in re.findall(r'<mark class="v [^"]*" data-notes="([^"]+)"', html) for n in group.split()}
+        assert marked <= {n for n, _, _ in listed}
+        assert all(
+            link in ids for link in re.findall(r'<mark class="v [^"]*" data-notes="[^"]+"><a href="#(n\d+)"', html)
+        )
+        total += len(listed)
     assert total > 0
+
+
+def test_overlapping_marks_carry_all_their_notes(site, edition):
+    """A piece under two notes links to the innermost and names both (the popover shows them all)."""
+    html = "".join(page(site, episode_page(ep["id"])) for ep in edition[0]["episodes"])
+    assert re.search(r'data-notes="n\d+ n\d+', html)
+
+
+def test_notes_outside_the_episodes_are_on_their_family_base_page(site, edition):
+    export, _ = edition
+    rows = {r["id"] for ep in export["episodes"] for r in ep["rows"]}
+    bases = {f["id"]: f["base"] for f in export["families"]}
+    outside = [n for n in export["notes"] if n["row"] not in rows]
+    assert outside
+    for note in outside:
+        html = page(site, f"witnesses/{bases[note['family']]}.md")
+        assert f'<li id="{note["id"]}" class="ed-note' in html
+        if note["type"] == "lacuna":
+            assert escape_text(note["text"]) in html
+
+
+def escape_text(text: str) -> str:
+    return str(ENV.from_string("{{ t }}").render(t=text))
 
 
 def test_witness_pages_hold_every_character(site, edition):
     export, texts = edition
+    skip = ("ed-ref", "ed-alt", "ed-lacuna", "ed-outside-tag")
     for i, w in enumerate(export["witnesses"]):
         html = page(site, witness_page(w["siglum"], i))
-        shown = Text.of(html, "ed-witness-text", skip=("ed-ref", "ed-alt"))
+        shown = Text.of(html, "ed-witness-text", skip=skip)
         assert "".join(shown.split()) == "".join(texts[w["siglum"]].split())
-        refs = re.findall(r'class="ed-ref" href="../../episodes/([^/]+)/#r(\d+)"', html)
+        refs = re.findall(r'class="ed-ref"[^>]*href="../../episodes/([^/]+)/#r(\d+)"', html)
         assert refs and all(episode_page(e) in {episode_page(x["id"]) for x in export["episodes"]} for e, _ in refs)
+        anchors = set(re.findall(r'<span class="ed-(?:run|outside)[^"]*" id="o(\d+)"', html))
+        cells = {
+            str(x["start"]) for ep in export["episodes"] for r in ep["rows"] for x in r["cells"].get(w["siglum"], [])
+        }
+        assert cells <= anchors  # every run of the witness can be linked to (#o<start>)
+
+
+def test_lacunae_are_shown_in_the_witness_text(site, edition):
+    export, _ = edition
+    assert export["lacunae"]
+    for x in export["lacunae"]:
+        html = page(site, f"witnesses/{x['siglum']}.md")
+        label = {"start": "以上闕", "end": "以下闕", "unfinished": "文未完"}[x["kind"]]
+        assert re.search(rf'class="ed-lacuna"[^>]*>〔{label}〕', html), x
 
 
 def test_cross_script_forms_are_indexed_for_search(site, edition):
@@ -156,9 +246,21 @@ def test_cross_script_forms_are_indexed_for_search(site, edition):
         assert found, url
 
 
-def test_export_is_published(site, edition):
-    assert json.loads((site / "edition.json").read_text(encoding="utf-8")) == edition[0]
+def test_export_is_published_and_linked_from_every_page(site, edition):
+    assert edition[0]["format"] == "edition-export/2"
     assert 'href="../edition.json"' in (site / "method" / "index.html").read_text(encoding="utf-8")
+    pages = built_pages(site)
+    for path, html in pages.items():
+        if path == "404.html" or "search" in path:
+            continue
+        for name in ("edition.xml", "edition.json", "edition.schema.json"):
+            assert re.search(rf'class="ed-downloads".*?href="[./]*/{re.escape(name)}"', html, re.S), (path, name)
+
+
+def test_nav_lists_the_new_pages(site):
+    html = (site / "index.html").read_text(encoding="utf-8")
+    for href, title in (("conventions/", "凡例"), ("register/", "人名・地名索引"), ("format/", "資料格式")):
+        assert re.search(rf'href="{href}"[^>]*>\s*<span class="md-ellipsis">\s*{title}', html), title
 
 
 def test_rendering_is_deterministic(edition):
@@ -188,7 +290,7 @@ def test_rendering_is_byte_identical_across_fresh_processes(edition, tmp_path):
         runs.append(json.loads(done.stdout))
     here = {path: hashlib.sha256(page.encode()).hexdigest() for path, page in render_site(export, texts).items()}
     assert runs[0] == runs[1] == here
-    assert len(here) == 1 + len(export["episodes"]) + len(export["witnesses"])
+    assert len(here) == 4 + len(export["episodes"]) + len(export["witnesses"])
 
 
 # --- templates and escaping -------------------------------------------------------------------------------------
@@ -211,8 +313,14 @@ def test_no_template_turns_escaping_off():
     for path in TEMPLATES.glob("*.jinja"):
         source = path.read_text(encoding="utf-8")
         assert not re.search(r"\|\s*safe\b|autoescape\s+false|\bMarkup\b", source), path.name
-    code = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "edition" / "site").glob("*.py"))
+    code = "\n".join(
+        p.read_text(encoding="utf-8") for p in (ROOT / "edition" / "site").glob("*.py") if p.name != "editor_notes.py"
+    )
     assert not re.search(r"\bescape\(|\bMarkup\(|markupsafe|from html import|import html\b", code)
+    # the one exception: an editor's note, Markdown made HTML and sanitised by nh3 right before it is marked safe
+    notes = (ROOT / "edition" / "site" / "editor_notes.py").read_text(encoding="utf-8")
+    assert re.findall(r"Markup\((.*)\)", notes) == ['clean.strip().replace("\\r", "").replace("\\n", "&#10;")']
+    assert "clean = nh3.clean(" in notes
 
 
 def test_front_matter_title_is_escaped_yaml():
@@ -286,82 +394,287 @@ def test_an_edit_re_renders_only_the_pages_it_reaches(tmp_path):
     export, _, first = hook_build(seeds, cache)
     assert not any(cache.pages.values())  # a cold build renders every page
     cache.end_build()
-    i, w = next((i, w) for i, w in enumerate(export["witnesses"]) if w["siglum"] == "B")
-    absent = [ep["id"] for ep in export["episodes"] if "B" not in carriers(ep)]
-    assert absent  # B is fragmentary
+    i, w = next((i, w) for i, w in enumerate(export["witnesses"]) if w["siglum"] == "C")
+    absent = [ep["id"] for ep in export["episodes"] if "C" not in carriers(ep)]
+    assert absent  # C tells only some episodes
     path = seeds / w["file"]
     text = path.read_text(encoding="utf-8")
-    assert text.count("特賜縑一百匹") == 1  # in 安市對話
-    path.write_text(text.replace("特賜縑一百匹", "特賜縑二百匹"), encoding="utf-8")
+    assert text.count("二位大将略一提示") == 1  # in 班師, in no note (a note elsewhere would renumber the notes)
+    path.write_text(text.replace("二位大将略一提示", "二位大将稍一提示"), encoding="utf-8")
 
     export2, texts2, second = hook_build(seeds, cache)
     hits = dict(cache.pages)
     cache.end_build()
-    assert [ep["id"] for ep in export2["episodes"] if "B" not in carriers(ep)] == absent
+    assert [n["id"] for n in export2["notes"]] == [n["id"] for n in export["notes"]]
+    assert [ep["id"] for ep in export2["episodes"] if "C" not in carriers(ep)] == absent
     assert all(hits[episode_page(e)] for e in absent), hits  # taken from the cache
-    assert not hits[witness_page("B", i)] and "特賜縑二百匹" in second[witness_page("B", i)]
-    assert not all(hits[episode_page(ep["id"])] for ep in export2["episodes"])  # B's episodes re-rendered
+    assert not hits[witness_page("C", i)] and "二位大将稍一提示" in second[witness_page("C", i)]
+    assert not hits[episode_page("withdrawal")]  # C's episode re-rendered
+    assert hits[witness_page("A", 0)]
     assert second == render_site(export2, texts2)  # the same as a cold render
     assert second != first
 
 
+def mini_export(texts: dict[str, str], rows: list[dict], notes: list[dict], **extra) -> dict:
+    """A small edition-export/2: one family per witness unless ``families`` is given, one episode."""
+    witnesses = [
+        {
+            "siglum": s,
+            "file": f"{s}.txt",
+            "title": s,
+            "description": "",
+            "source": "",
+            "script": "Hant",
+            "length": len(t),
+            "family": s,
+        }
+        for s, t in texts.items()
+    ]
+    export = {
+        "format": "edition-export/2",
+        "witnesses": witnesses,
+        "families": [{"id": s, "base": s, "members": [s], "declared": False} for s in texts],
+        "episodes": [{"id": "e", "title": "E", "description": "", "rows": rows}],
+        "unassigned": {s: [] for s in texts},
+        "notes": notes,
+        "lacunae": [],
+        "register": [],
+        "normalised": {"quote_styles": 0, "unpunctuated": [], "scripts": [], "silenced": {}},
+        "editorial": {},
+    }
+    export.update(extra)
+    for w in export["witnesses"]:
+        w["family"] = next(f["id"] for f in export["families"] if w["siglum"] in f["members"])
+    return export
+
+
+def note(nid, kind, lemma=None, readings=(), ntype="collation", row="e-1", text="", family="A"):
+    return {
+        "id": nid,
+        "type": ntype,
+        "class": kind,
+        "episode": "e" if row else None,
+        "row": row,
+        "family": family,
+        "label": "",
+        "tags": [],
+        "lemma": lemma,
+        "readings": list(readings),
+        "text": text,
+    }
+
+
 def test_overlapping_notes_split_into_pieces():
     text = "甲乙丙丁戊"
-    export = {
-        "witnesses": [
-            {
-                "siglum": "A",
-                "file": "a.txt",
-                "title": "a",
-                "description": "",
-                "source": "",
-                "script": "Hant",
-                "length": 5,
-            }
-        ],
-        "episodes": [
-            {
-                "id": "e",
-                "title": "E",
-                "description": "",
-                "base": "A",
-                "rows": [{"id": "e-1", "cells": {"A": [{"start": 0, "end": 5, "text": text}]}}],
-                "notes": [
-                    {
-                        "row": "e-1",
-                        "class": "substantive",
-                        "tags": [],
-                        "lemma": {"siglum": "A", "start": 1, "end": 4, "text": "乙丙丁"},
-                        "readings": [],
-                    },
-                    {
-                        "row": "e-1",
-                        "class": "punctuation",
-                        "tags": [],
-                        "lemma": {"siglum": "A", "start": 2, "end": 3, "text": "丙"},
-                        "readings": [],
-                    },
-                    {
-                        "row": "e-1",
-                        "class": "omission",
-                        "tags": [],
-                        "lemma": {"siglum": "A", "start": 5, "end": 5, "text": ""},
-                        "readings": [],
-                    },
-                ],
-            }
-        ],
-        "unassigned": {"A": []},
-    }
-    html = render_site(export, {"A": text})["episodes/e.md"]
-    marks = re.findall(r'<mark class="([^"]+)" data-note="(n\d)"[^>]*><a href="#\2"[^>]*>([^<]*)</a></mark>', html)
+    rows = [{"id": "e-1", "cells": {"A": [{"start": 0, "end": 5, "text": text}]}}]
+    notes = [
+        note("n1", "substantive", {"siglum": "A", "start": 1, "end": 4, "text": "乙丙丁"}),
+        note("n2", "punctuation", {"siglum": "A", "start": 2, "end": 3, "text": "丙"}),
+        note("n3", "omission", {"siglum": "A", "start": 5, "end": 5, "text": ""}),
+    ]
+    html = render_site(mini_export({"A": text}, rows, notes), {"A": text})["episodes/e.md"]
+    marks = re.findall(r'<mark class="([^"]+)" data-notes="([^"]+)"><a href="#(n\d)"[^>]*>([^<]*)</a></mark>', html)
     assert marks == [
-        ("v v-substantive", "n1", "乙"),
-        ("v v-punctuation v-substantive", "n2", "丙"),  # innermost note gets the link, both classes
-        ("v v-substantive", "n1", "丁"),
-        ("v v-omission v-gap", "n3", "‸"),
+        ("v v-substantive v-short", "n1", "n1", "乙"),  # a one-character mark is a 24 px target
+        ("v v-punctuation v-substantive v-short", "n1 n2", "n2", "丙"),  # innermost note gets the link, both ids
+        ("v v-substantive v-short", "n1", "n1", "丁"),
+        ("v v-omission v-gap", "n3", "n3", "‸"),
     ]
     assert "甲" in html and "戊" in html
+
+
+def apparatus_of(html: str, nid: str) -> str:
+    item = re.search(rf'<li id="{nid}" .*?</li>', html).group()
+    return "".join(Text.of(f'<div class="x">{item}</div>', "ed-body").split())
+
+
+def test_apparatus_forms_of_each_note_type():
+    texts = {"A": "甲乙丙丁", "B": "甲乙丁戊", "C": "甲子"}
+    rows = [{"id": "e-1", "cells": {s: [{"start": 0, "end": len(t), "text": t}] for s, t in texts.items()}}]
+    families = [
+        {"id": "A", "base": "A", "members": ["A", "B"], "declared": True},
+        {"id": "C", "base": "C", "members": ["C"], "declared": False},
+    ]
+    a = {"siglum": "A", "start": 2, "end": 3, "text": "丙"}
+    notes = [
+        note("n1", "omission", a, [{"sigla": ["B"], "text": "", "spans": {"B": [2, 2]}}]),
+        note(
+            "n2",
+            "addition",
+            {"siglum": "A", "start": 4, "end": 4, "text": ""},
+            [{"sigla": ["B"], "text": "戊", "spans": {"B": [3, 4]}}],
+        ),
+        note(
+            "n3",
+            "substantive",
+            {"siglum": "A", "start": 1, "end": 2, "text": "乙"},
+            [{"sigla": ["B"], "text": "乙", "spans": {"B": [1, 2]}}],
+        ),
+        note(
+            "n4",
+            "person",
+            None,
+            [
+                {"sigla": ["A"], "text": "乙", "spans": {"A": [1, 2]}},
+                {"sigla": ["C"], "text": "子", "spans": {"C": [1, 2]}},
+            ],
+            ntype="fact",
+            text="某人：A 作乙；C 作子",
+            family=None,
+        ),
+        note(
+            "n5",
+            "lacuna",
+            {"siglum": "A", "start": 4, "end": 4, "text": ""},
+            [{"sigla": ["B"], "text": "", "spans": {"B": [4, 4]}}],
+            ntype="lacuna",
+            text="B 止於此，以下闕",
+            row=None,
+        ),
+        note(
+            "n6", "editor", a, [], ntype="editor", text="此字**可疑**，見[方法](../../method/)。\n<script>x()</script>"
+        ),
+    ]
+    export = mini_export(texts, rows, notes, families=families)
+    pages = render_site(export, texts)
+    html = pages["episodes/e.md"]
+    assert apparatus_of(html, "n1") == "丙A]om.B"
+    assert apparatus_of(html, "n2") == "A]add.戊B"
+    assert apparatus_of(html, "n3") == "乙A]乙B"
+    assert apparatus_of(html, "n4") == "某人：A作乙；C作子"
+    assert re.search(r'<li id="n4" [^>]*data-sides="A\|C" data-need="2"', html)
+    assert re.search(r'<li id="n1" [^>]*data-sides="A\|B" data-need="2"', html)
+    editor = re.search(r'<li id="n6" .*?</li>', html).group()
+    assert '<span class="cls k-editor">編者按</span>' in editor
+    assert "<strong>可疑</strong>" in editor and '<a href="../../method/" rel="noopener noreferrer">方法</a>' in editor
+    assert "<script" not in editor and "&lt;script&gt;x()&lt;/script&gt;" in editor  # raw HTML stays text
+    assert '<li id="n5" ' in pages["witnesses/A.md"] and '<li id="n5" ' not in html  # outside the episodes
+
+
+def test_editor_notes_are_sanitised():
+    evil = (
+        "[x](javascript:alert(1)) <img src=x onerror=alert(1)> <a href='javascript:alert(2)'>y</a>\n\n"
+        '<div onclick=alert(3)>z</div>\n\n[ok](https://example.org/ "t") `code` *em*\n一行\n二行'
+    )
+    html = str(editor_html(evil))
+    assert 'href="javascript' not in html and "<img" not in html and "<div" not in html and "<script" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html  # an editor's raw HTML is shown as text
+    assert '<a href="https://example.org/" title="t" rel="noopener noreferrer">ok</a>' in html
+    assert "<code>code</code>" in html and "<em>em</em>" in html and "一行二行" in html and "\n" not in html
+
+
+def test_moved_segments_link_to_their_place_in_their_witness():
+    texts = {"A": "甲乙。丙丁。", "B": "丙丁。甲乙。"}
+    rows = [
+        {
+            "id": "e-1",
+            "cells": {
+                "A": [{"start": 0, "end": 3, "text": "甲乙。"}],
+                "B": [{"start": 3, "end": 6, "text": "甲乙。", "moved": True}],
+            },
+        },
+        {
+            "id": "e-2",
+            "cells": {"A": [{"start": 3, "end": 6, "text": "丙丁。"}], "B": [{"start": 0, "end": 3, "text": "丙丁。"}]},
+        },
+    ]
+    pages = render_site(mini_export(texts, rows, []), texts)
+    html = pages["episodes/e.md"]
+    assert html.count('<a class="ed-moved-link"') == 1
+    assert '<span class="ed-moved"><a class="ed-moved-link" data-search-exclude href="../../witnesses/B/#o3"' in html
+    witness = pages["witnesses/B.md"]
+    assert '<span class="ed-run ed-run-moved" id="o3">' in witness and '<span class="ed-run" id="o0">' in witness
+    assert witness.index('id="o0"') < witness.index('id="o3"')  # in the witness's own order
+
+
+def test_conventions_page_says_what_is_normalised(site, edition):
+    export, _ = edition
+    html = page(site, "conventions.md")
+    for f in export["families"]:
+        assert re.search(rf'<th scope="row">{f["id"]}</th>', html)
+        assert re.search(rf'href="../witnesses/{f["base"]}/">{f["base"]}</a><span class="ed-base">底本</span>', html)
+    assert f"共 {export['normalised']['quote_styles']} 處" in html
+    for label in ("異文", "增文", "脫文", "異體", "標點", "異說", "闕文", "編者按"):
+        assert f'<th scope="row">{label}</th>' in html
+    texts = {"P": "甲", "Q": "甲", "R": "甲"}
+    families = [
+        {"id": "P", "base": "P", "members": ["P", "Q"], "declared": False},
+        {"id": "R", "base": "R", "members": ["R"], "declared": True},
+    ]
+    other = mini_export(texts, [], [], families=families)
+    other["witnesses"][1]["script"] = "Hans"
+    other["normalised"] = {
+        "quote_styles": 3,
+        "unpunctuated": ["P", "R"],
+        "scripts": ["P"],
+        "silenced": {"punctuation": 7},
+    }
+    text = render_site(other, texts)["conventions.md"]
+    assert "P、R 無標點" in text and "本系 P 的成員字體不同（P 繁體、Q 簡體）" in text and "共 3 處" in text
+    assert "目錄指定" in text and "程式發現" in text and "編者略去的校記：標點 7 條" in text
+
+
+def test_register_page_links_every_mention_to_its_row(site, edition):
+    export, _ = edition
+    html = page(site, "register.md")
+    rows = {r["id"]: (ep["id"], i) for ep in export["episodes"] for i, r in enumerate(ep["rows"], 1)}
+    assert export["register"]
+    for e in export["register"]:
+        entry = re.search(rf'<h3 id="{e["id"]}">.*?</section>', html, re.S)
+        assert entry, e["id"]
+        for m in e["mentions"]:
+            if m["row"] in rows:
+                ep, no = rows[m["row"]]
+                assert f'href="../episodes/{ep}/#r{no}"' in entry.group(), (e["id"], m)
+        for name in (*e["variants"], *e["titles"]):
+            assert escape_text(name) in entry.group()
+
+
+def test_register_names_are_single_search_terms(site, edition):
+    docs = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    terms = {t for d in docs for t in re.split(r"[\u200b\s]+", d["text"])}
+    for name in ("楊萬春", "杨万春", "長孫無忌", "渤錯水"):
+        assert name in terms, name
+
+
+def test_chinese_line_breaks_leave_no_spaces(site):
+    assert join_lines("班師。\n臨行前\n- 列表\nLatin\n中文\n```\n甲\n乙\n```\n**重**\n點") == (
+        "班師。臨行前\n- 列表\nLatin\n中文\n```\n甲\n乙\n```\n**重**點"
+    )
+    han = r"[\u3400-\u9fff，。、；：？！「」“”（）]"
+    for path in ("index.md", "method.md", "inputs.md", "format.md"):
+        text = Text.of(
+            page(site, path).replace("<article", '<article class="md-content__article"'), "md-content__article"
+        )
+        assert not re.search(rf"{han}\s+{han}", text), (path, re.search(rf".{{8}}{han}\s+{han}.{{8}}", text))
+
+
+def test_heat_map_strip_and_similarity_matrix(site, edition):
+    export, _ = edition
+    overview = page(site, "overview.md")
+    heat = overview.split('class="ed-heat"', 1)[1].split("</table>", 1)[0]
+    assert len(re.findall(r"<tr><th scope=\"row\">", heat)) == len(export["witnesses"])
+    assert re.search(
+        r'<td class="h[0-4]"><a href="../episodes/[^"]+/" title="[^"]+"><span class="ed-pct">\d+%</span>', heat
+    )
+    matrix = overview.split('class="ed-matrix"', 1)[1].split("</table>", 1)[0]
+    assert matrix.count('<td class="ed-self"') == len(export["witnesses"])
+    for ep in export["episodes"]:
+        html = page(site, episode_page(ep["id"]))
+        strip = re.findall(
+            r'<a class="h([0-4])" href="#r(\d+)"', html.split('class="ed-strip"', 1)[1].split("</nav>", 1)[0]
+        )
+        assert [int(r) for _, r in strip] == list(range(1, len(ep["rows"]) + 1))
+        assert len(re.findall(r'<th class="ed-rowno h[0-4]" scope="row"', html)) == len(ep["rows"])
+
+
+def test_episodes_link_to_their_neighbours(site, edition):
+    ids = [ep["id"] for ep in edition[0]["episodes"]]
+    for k, ep in enumerate(ids):
+        html = page(site, episode_page(ep))
+        assert ('class="ed-prev"' in html) == (k > 0) and ('class="ed-next"' in html) == (k + 1 < len(ids))
+        assert k == 0 or f'href="../../episodes/{ids[k - 1]}/" rel="prev"' in html
+        assert k + 1 == len(ids) or f'href="../../episodes/{ids[k + 1]}/" rel="next"' in html
 
 
 EVIL_IN_STORY = "朕征戰一生"  # the evil text goes into this sentence (安市對話) too, so an episode's table shows it

@@ -1,4 +1,17 @@
-/* Reader controls: show/hide witnesses and note classes, display script; choices persist in localStorage. */
+/* The reader's side of the edition pages (no library; runs on every page through Material's document$).
+ *
+ * - Filters: show/hide witnesses and note kinds, display script; kept in localStorage across pages, and
+ *   restored from a cited URL (?w=A,B&s=t). A note is hidden when its kind is hidden, or when fewer than
+ *   two of the sides it sets against each other (one, for a lacuna or an editor's note) are still shown;
+ *   notes keep their numbers (their ids). A mark is shown while any of its notes is.
+ * - Notes in place: activating a mark (click, tap, Enter) opens its notes beside it without leaving the table.
+ * - Parallels: hovering or focusing a cell lights the cells of its row (spanning cells included), a mark
+ *   every mark of the same notes.
+ * - Citation: each row's 引 button copies title, episode, row, witnesses shown and a permanent URL.
+ * - Search: results found by pasting too (Material listens for key-up only); ?h=phrase on a page highlights
+ *   the whole phrase across marks and in either script (folding table: assets/edition-search.json).
+ * - lang: a cell's lang follows the script it is displayed in.
+ */
 (function () {
   "use strict";
   var KEY = "edition-reader";
@@ -9,52 +22,301 @@
   function save(prefs) {
     try { localStorage.setItem(KEY, JSON.stringify(prefs)); } catch (e) { /* private mode: no persistence */ }
   }
-
-  function apply(prefs) {
-    var hiddenW = prefs.witnesses || [], hiddenC = prefs.classes || [], script = prefs.script || "orig";
-    document.querySelectorAll(".ed-parallel [data-w]").forEach(function (el) {
-      el.hidden = hiddenW.indexOf(el.dataset.w) >= 0;
-    });
-    document.querySelectorAll("mark.v").forEach(function (el) {
-      var shown = CLASSES.some(function (c) { return el.classList.contains("v-" + c) && hiddenC.indexOf(c) < 0; });
-      el.classList.toggle("v-off", !shown);
-    });
-    document.querySelectorAll("li.ed-note").forEach(function (el) {
-      el.hidden = hiddenC.indexOf(el.dataset.class) >= 0;
-    });
-    document.querySelectorAll(".ed-text .t").forEach(function (el) {
-      if (el.dataset.o === undefined) el.dataset.o = el.textContent;
-      el.textContent = script === "t" ? el.dataset.t : script === "s" ? el.dataset.s : el.dataset.o;
-    });
-    document.querySelectorAll("[data-witness]").forEach(function (el) { el.checked = hiddenW.indexOf(el.dataset.witness) < 0; });
-    document.querySelectorAll("[data-class]").forEach(function (el) {
-      if (el.tagName === "INPUT") el.checked = hiddenC.indexOf(el.dataset.class) < 0;
-    });
-    document.querySelectorAll("input[name=ed-script]").forEach(function (el) { el.checked = el.value === script; });
-  }
-
+  function all(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
   function toggle(list, value, show) {
     list = (list || []).filter(function (x) { return x !== value; });
     if (!show) list.push(value);
     return list.sort();
   }
 
-  var CLASSES = ["substantive", "addition", "omission", "orthographic", "punctuation"];
+  /* --- the view carried by a URL (?w=shown,witnesses&s=script) --------------------------------------------- */
 
-  function init() {
-    var controls = document.querySelector(".ed-controls");
-    apply(load());
-    if (!controls || controls.dataset.wired) return;
-    controls.dataset.wired = "1";
-    controls.addEventListener("change", function (ev) {
-      var el = ev.target, prefs = load();
-      if (el.dataset.witness) prefs.witnesses = toggle(prefs.witnesses, el.dataset.witness, el.checked);
-      else if (el.dataset.class) prefs.classes = toggle(prefs.classes, el.dataset.class, el.checked);
-      else if (el.name === "ed-script") prefs.script = el.value;
-      save(prefs);
-      apply(prefs);
+  function fromUrl(prefs) {
+    var params = new URLSearchParams(location.search);
+    var boxes = all("input[data-witness]");
+    if (params.has("w") && boxes.length) {
+      var shown = params.get("w").split(",");
+      boxes.forEach(function (el) { prefs.witnesses = toggle(prefs.witnesses, el.dataset.witness, shown.indexOf(el.dataset.witness) >= 0); });
+    }
+    if (params.has("s") && ["orig", "t", "s"].indexOf(params.get("s")) >= 0) prefs.script = params.get("s");
+    return prefs;
+  }
+
+  /* --- filters ---------------------------------------------------------------------------------------------- */
+
+  function apply(prefs) {
+    var hiddenW = prefs.witnesses || [], hiddenK = prefs.kinds || [], script = prefs.script || "orig";
+    var table = document.querySelector(".ed-parallel");
+    all(".ed-parallel [data-w]").forEach(function (el) { el.hidden = hiddenW.indexOf(el.dataset.w) >= 0; });
+    var shownNotes = {};
+    all("li.ed-note[id]").forEach(function (el) {
+      var show = hiddenK.indexOf(el.dataset.kind) < 0;
+      if (show && table) {
+        var need = +el.dataset.need || 1;
+        var sides = el.dataset.sides.split("|").filter(function (side) {
+          return side.split(" ").some(function (s) { return hiddenW.indexOf(s) < 0; });
+        });
+        show = sides.length >= need;
+      }
+      el.hidden = !show;
+      shownNotes[el.id] = show;
+    });
+    all("mark.v").forEach(function (el) {
+      var ids = el.dataset.notes.split(" ");
+      var known = ids.filter(function (id) { return id in shownNotes; });
+      var on = known.length ? known.some(function (id) { return shownNotes[id]; }) : true;
+      el.classList.toggle("v-off", !on);
+    });
+    all(".ed-text .t").forEach(function (el) {
+      if (el.dataset.o === undefined) el.dataset.o = el.textContent;
+      var text = script === "t" ? el.dataset.t : script === "s" ? el.dataset.s : el.dataset.o;
+      if (el.textContent !== text) el.textContent = text;
+    });
+    all(".ed-text [lang], .ed-text[lang]").forEach(function (el) {
+      if (el.dataset.lang === undefined) el.dataset.lang = el.getAttribute("lang");
+      el.setAttribute("lang", script === "t" ? "zh-Hant" : script === "s" ? "zh-Hans" : el.dataset.lang);
+    });
+    all("input[data-witness]").forEach(function (el) { el.checked = hiddenW.indexOf(el.dataset.witness) < 0; });
+    all("input[data-kind]").forEach(function (el) { el.checked = hiddenK.indexOf(el.dataset.kind) < 0; });
+    all("input[name=ed-script]").forEach(function (el) { el.checked = el.value === script; });
+  }
+
+  /* --- notes in place ---------------------------------------------------------------------------------------- */
+
+  var pop = null, opener = null;
+
+  function closePop(restore) {
+    if (!pop || pop.hidden) return;
+    pop.hidden = true;
+    if (restore && opener) opener.focus();
+    opener = null;
+  }
+
+  function openPop(mark, link) {
+    if (!pop) {
+      pop = document.createElement("div");
+      pop.className = "ed-pop md-typeset";
+      pop.setAttribute("role", "dialog");
+      pop.setAttribute("aria-label", "校記");
+      pop.tabIndex = -1;
+      pop.innerHTML = '<div class="ed-pop-head"><span>校記</span><button type="button" class="ed-pop-close" aria-label="關閉校記">×</button></div><ol class="ed-notes"></ol>';
+      pop.querySelector(".ed-pop-close").addEventListener("click", function () { closePop(true); });
+      pop.addEventListener("keydown", function (ev) { if (ev.key === "Escape") closePop(true); });
+      document.body.appendChild(pop);
+    }
+    var list = pop.querySelector("ol");
+    list.innerHTML = "";
+    mark.dataset.notes.split(" ").forEach(function (id) {
+      var li = document.getElementById(id);
+      if (!li) return;
+      var copy = li.cloneNode(true);
+      copy.removeAttribute("id");
+      copy.hidden = false;
+      all("[id]", copy).forEach(function (el) { el.removeAttribute("id"); });
+      all(".ed-back", copy).forEach(function (el) { el.remove(); });
+      var no = copy.querySelector(".ed-no");
+      if (no) no.innerHTML = '<a href="#' + id + '" title="在校記列表中">' + no.textContent + "</a>";
+      list.appendChild(copy);
+    });
+    pop.hidden = false;
+    var r = link.getBoundingClientRect();
+    var width = pop.offsetWidth, vw = document.documentElement.clientWidth;
+    var left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + vw - width - 8));
+    pop.style.left = left + "px";
+    pop.style.top = (r.bottom + window.scrollY + 6) + "px";
+    opener = link;
+    pop.focus({ preventScroll: true });
+  }
+
+  /* --- parallels ------------------------------------------------------------------------------------------- */
+
+  function rowRanges(table) {
+    var ranges = new Map();
+    all("tbody tr", table).forEach(function (tr, i) {
+      all("td", tr).forEach(function (td) { ranges.set(td, [i, i + (+td.getAttribute("rowspan") || 1)]); });
+    });
+    return ranges;
+  }
+
+  function lightRow(table, ranges, cell) {
+    all(".ed-row-hl", table).forEach(function (el) { el.classList.remove("ed-row-hl"); });
+    if (!cell) return;
+    var own = ranges.get(cell);
+    ranges.forEach(function (range, td) {
+      if (td !== cell && range[0] < own[1] && own[0] < range[1]) td.classList.add("ed-row-hl");
     });
   }
+
+  function lightMarks(mark) {
+    all("mark.ed-hl").forEach(function (el) { el.classList.remove("ed-hl"); });
+    if (!mark) return;
+    var ids = mark.dataset.notes.split(" ");
+    all("mark.v").forEach(function (el) {
+      if (el !== mark && el.dataset.notes.split(" ").some(function (id) { return ids.indexOf(id) >= 0; })) el.classList.add("ed-hl");
+    });
+  }
+
+  /* --- citation ---------------------------------------------------------------------------------------------- */
+
+  function say(text) {
+    var live = document.querySelector(".ed-live");
+    if (!live) {
+      live = document.createElement("div");
+      live.className = "ed-live md-typeset";
+      live.setAttribute("role", "status");
+      live.setAttribute("aria-live", "polite");
+      document.body.appendChild(live);
+    }
+    live.textContent = text;
+  }
+
+  function citation(button) {
+    var tr = button.closest("tr");
+    var no = tr.id.slice(1);
+    var shown = all("input[data-witness]").filter(function (el) { return el.checked; }).map(function (el) { return el.dataset.witness; });
+    var script = (load().script || "orig");
+    var canonical = document.querySelector("link[rel=canonical]");
+    var base = canonical ? canonical.href : location.href.split(/[?#]/)[0];
+    var url = base + "?w=" + shown.join(",") + (script !== "orig" ? "&s=" + script : "") + "#r" + no;
+    var parts = document.title.split(" - ");
+    var site = parts.length > 1 ? parts[parts.length - 1] : "";
+    var episode = (document.querySelector(".md-content h1") || {}).textContent || parts[0];
+    return "《" + site + "》，" + episode.trim() + "，第 " + no + " 行（" + tr.dataset.row + "；傳本 " + shown.join("、") + "），" + url;
+  }
+
+  function copy(text) {
+    function fallback() {
+      var area = document.createElement("textarea");
+      area.value = text;
+      area.setAttribute("readonly", "");
+      area.style.position = "fixed";
+      area.style.opacity = "0";
+      document.body.appendChild(area);
+      area.select();
+      try { document.execCommand("copy"); } catch (e) { /* shown below anyway */ }
+      area.remove();
+    }
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).catch(fallback);
+    else fallback();
+    say("已複製引文：" + text);
+  }
+
+  /* --- search: paste, and the whole phrase highlighted on the page -------------------------------------------- */
+
+  var fold = null;
+
+  function folding(done) {
+    if (fold) return done(fold);
+    var config = document.getElementById("__config");
+    var base = config ? JSON.parse(config.textContent).base : ".";
+    fetch(new URL(base + "/assets/edition-search.json", location.href)).then(function (r) { return r.json(); })
+      .then(function (data) {
+        fold = {};
+        var pairs = Array.from(data.fold || "");
+        for (var i = 0; i + 1 < pairs.length; i += 2) fold[pairs[i]] = pairs[i + 1];
+        done(fold);
+      })
+      .catch(function () { fold = {}; done(fold); });
+  }
+
+  function folded(text, map) {
+    var out = "";
+    for (var i = 0; i < text.length; i++) { var c = text[i]; out += (map[c] || c).toLowerCase(); }
+    return out;
+  }
+
+  function highlight(phrase) {
+    var root = document.querySelector(".md-content article") || document.querySelector(".md-content");
+    if (!root || !phrase) return;
+    folding(function (map) {
+      var nodes = [], text = "";
+      var walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+        acceptNode: function (n) {
+          return n.parentElement.closest(".ed-alt, .ed-controls, .ed-legend, .ed-strip, script, style, .headerlink")
+            ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
+        }
+      });
+      for (var n = walker.nextNode(); n; n = walker.nextNode()) { nodes.push([n, text.length]); text += n.data; }
+      var hay = folded(text, map), first = null;
+      phrase.split(/\s+/).filter(Boolean).forEach(function (part) {
+        var needle = folded(part, map), ranges = [];
+        for (var at = hay.indexOf(needle); at >= 0 && needle; at = hay.indexOf(needle, at + needle.length)) ranges.push(at);
+        ranges.reverse().forEach(function (start) {  // from the end, so earlier offsets stay valid
+          var end = start + needle.length;
+          for (var k = nodes.length - 1; k >= 0; k--) {
+            var node = nodes[k][0], off = nodes[k][1], len = node.data.length;
+            if (off >= end || off + len <= start) continue;
+            var a = Math.max(start, off) - off, b = Math.min(end, off + len) - off;
+            var hit = node.splitText(a);
+            hit.splitText(b - a);
+            var mark = document.createElement("mark");
+            mark.className = "ed-hit";
+            hit.parentNode.replaceChild(mark, hit);
+            mark.appendChild(hit);
+            first = mark;
+          }
+        });
+      });
+      if (first) {
+        var row = first.closest("tr");
+        (row || first).scrollIntoView({ block: "center" });
+      }
+    });
+  }
+
+  /* --- wiring ------------------------------------------------------------------------------------------------- */
+
+  function init() {
+    var prefs = load();
+    if (location.search) { prefs = fromUrl(prefs); save(prefs); }
+    apply(prefs);
+    var h = new URLSearchParams(location.search).get("h");
+    if (h) highlight(h);
+    var controls = document.querySelector(".ed-controls");
+    if (controls && !controls.dataset.wired) {
+      controls.dataset.wired = "1";
+      controls.addEventListener("change", function (ev) {
+        var el = ev.target, p = load();
+        if (el.dataset.witness) p.witnesses = toggle(p.witnesses, el.dataset.witness, el.checked);
+        else if (el.dataset.kind) p.kinds = toggle(p.kinds, el.dataset.kind, el.checked);
+        else if (el.name === "ed-script") p.script = el.value;
+        save(p);
+        apply(p);
+      });
+    }
+    var content = document.querySelector(".md-content");
+    if (!content || content.dataset.wired) return;
+    content.dataset.wired = "1";
+    var table = content.querySelector(".ed-parallel");
+    var ranges = table ? rowRanges(table) : null;
+    content.addEventListener("click", function (ev) {
+      var link = ev.target.closest("mark.v > a");
+      if (link) {
+        ev.preventDefault();
+        openPop(link.parentElement, link);
+        return;
+      }
+      var cite = ev.target.closest("button.ed-cite");
+      if (cite) copy(citation(cite));
+    });
+    function over(ev) {
+      var mark = ev.target.closest && ev.target.closest("mark.v");
+      lightMarks(mark);
+      if (table) lightRow(table, ranges, ev.target.closest && ev.target.closest(".ed-parallel td"));
+    }
+    content.addEventListener("mouseover", over);
+    content.addEventListener("focusin", over);
+    content.addEventListener("mouseleave", function () { lightMarks(null); if (table) lightRow(table, ranges, null); });
+  }
+
+  document.addEventListener("click", function (ev) {
+    if (pop && !pop.hidden && !pop.contains(ev.target) && !ev.target.closest("mark.v")) closePop(false);
+  });
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape") closePop(true); });
+  document.addEventListener("input", function (ev) {  // pasting gives no key-up, which Material's search waits for
+    if (ev.target.classList && ev.target.classList.contains("md-search__input") && !ev.isComposing)
+      ev.target.dispatchEvent(new KeyboardEvent("keyup", { bubbles: true }));
+  });
 
   if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(init);
   else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

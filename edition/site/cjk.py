@@ -1,0 +1,48 @@
+"""No stray spaces in Chinese: a line break between two Chinese characters in Markdown source is removed.
+
+Browsers show a line break in running text as a space, which Chinese does not have ("班師。 臨行前").
+``join_lines`` joins such lines before Markdown reads them; ``CjkExtension`` does it for every page
+(``markdown_extensions: [edition.site.cjk]`` in mkdocs.yml). Lines inside fenced code blocks are left
+alone, and so are breaks next to anything that is not Chinese (a Latin word, a list marker, a table).
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown import Extension
+from markdown.preprocessors import Preprocessor
+
+# Han (with extensions and compatibility forms), CJK punctuation, full-width forms, and the quotes, dashes
+# and ellipsis Chinese text uses; inline emphasis or code marks around them do not separate them.
+_CJK = "\u2014\u2018\u2019\u201c\u201d\u2026\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+_ENDS = re.compile(rf"[{_CJK}][*_`]*$")
+_STARTS = re.compile(rf"^\s*[*_`]*[{_CJK}]")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def join_lines(text: str) -> str:
+    out: list[str] = []
+    fenced = False
+    for line in text.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+        elif not fenced and out and _ENDS.search(out[-1]) and _STARTS.match(line):
+            out[-1] += line.lstrip()
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+class _Join(Preprocessor):
+    def run(self, lines: list[str]) -> list[str]:
+        return join_lines("\n".join(lines)).split("\n")
+
+
+class CjkExtension(Extension):
+    def extendMarkdown(self, md) -> None:
+        md.preprocessors.register(_Join(md), "cjk_join", 35)  # before whitespace normalising (30) and raw HTML (20)
+
+
+def makeExtension(**kwargs) -> CjkExtension:
+    return CjkExtension(**kwargs)

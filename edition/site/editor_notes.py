@@ -1,0 +1,35 @@
+"""The editor's notes: Markdown written by a person, turned into HTML that can carry no markup of its own.
+
+The one place on the site where HTML is made from text rather than escaped: Python-Markdown converts the
+note with its raw-HTML readers switched off (an editor's ``<b>`` or ``<script>`` is shown as text), then
+``nh3`` (the Ammonia sanitiser) keeps only the elements and attributes listed here, and links only to
+relative addresses or http(s)/mailto: no script, no style, no event handler, no ``javascript:`` link.
+Line breaks between Chinese characters are joined first (``cjk.join_lines``), as on the hand-written pages.
+The result is a single line, so it can sit inside the one-line raw HTML blocks of the generated pages.
+"""
+
+from __future__ import annotations
+
+import markdown
+import nh3
+from markupsafe import Markup
+
+from .cjk import join_lines
+
+TAGS = {"p", "br", "em", "strong", "code", "pre", "a", "ul", "ol", "li", "blockquote", "sup", "sub", "del"}
+ATTRIBUTES = {"a": {"href", "title"}}
+SCHEMES = {"http", "https", "mailto"}
+
+
+def _converter() -> markdown.Markdown:
+    md = markdown.Markdown(extensions=[])
+    md.preprocessors.deregister("html_block")  # raw HTML blocks stay text
+    md.inlinePatterns.deregister("html")  # and so do inline tags
+    return md
+
+
+def editor_html(text: str) -> Markup:
+    """The note as safe HTML on one line (newlines kept as character references, for ``<pre>``)."""
+    html = _converter().convert(join_lines(text))
+    clean = nh3.clean(html, tags=TAGS, attributes=ATTRIBUTES, url_schemes=SCHEMES, link_rel="noopener noreferrer")
+    return Markup(clean.strip().replace("\r", "").replace("\n", "&#10;"))  # sanitised by nh3 above
