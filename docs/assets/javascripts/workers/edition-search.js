@@ -45,11 +45,15 @@ function withHighlight(location, q) {
   return at < 0 ? location + "?" + param : location.slice(0, at) + "?" + param + location.slice(at);
 }
 
-function snippet(doc, needle) {
+function marked(text, at, length) {
+  return escape(text.slice(0, at)) + "<mark>" + escape(text.slice(at, at + length)) + "</mark>" + escape(text.slice(at + length));
+}
+
+function snippet(doc, needle) {  // the text around the first hit, the hit marked
   var at = doc.hay.indexOf(needle);
+  if (at < 0) return "<p>" + escape(doc.text.slice(0, 90)) + (doc.text.length > 90 ? "…" : "") + "</p>";
   var from = Math.max(0, at - 30), to = Math.min(doc.text.length, at + needle.length + 60);
-  return "<p>" + (from > 0 ? "…" : "") + escape(doc.text.slice(from, at)) + "<mark>" +
-    escape(doc.text.slice(at, at + needle.length)) + "</mark>" + escape(doc.text.slice(at + needle.length, to)) +
+  return "<p>" + (from > 0 ? "…" : "") + marked(doc.text.slice(from, to), at - from, needle.length) +
     (to < doc.text.length ? "…" : "") + "</p>";
 }
 
@@ -90,7 +94,9 @@ function phrasePass(result, q) {
     group.forEach(function (item) {
       var hit = hits.get(item.location);
       if (!hit) return;
-      item.text = hit[0].hay.indexOf(needles[0]) >= 0 ? snippet(hit[0], needles[0]) : item.text;
+      var doc = hit[0], inTitle = doc.titleHay.indexOf(needles[0]);
+      item.text = snippet(doc, needles[0]);
+      item.title = inTitle >= 0 ? marked(doc.title, inTitle, needles[0].length) : escape(doc.title);
       item.terms = {};
       item.terms[q.trim()] = true;
       item.score = top + hit[1];  // shown with the best of its page, not folded away under "more"
