@@ -62,7 +62,7 @@ def scan(text: str, forms: dict[str, object] | set[str]) -> list[tuple[int, int]
     out, i, n = [], 0, len(text)
     while i < n:
         for k in lengths:
-            if text[i : i + k] in forms:
+            if i + k <= n and text[i : i + k] in forms:
                 out.append((i, i + k))
                 i += k
                 break
