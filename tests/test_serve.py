@@ -177,6 +177,24 @@ def test_serve_shows_bad_input_and_recovers(tmp_path):
             "/edition.json", lambda body: "orthographic" in note_classes(body, "透"), REBUILD, "the variant"
         )
         assert classes_of(server, "透") == {"orthographic"}
+
+        # 4. The editor's file: a quote that is not in the witness shows on the pages (file, line, the
+        # closest words), and the next good save brings the editor's note in.
+        editorial = seeds / "editorial.yaml"
+        good_editorial = editorial.read_text(encoding="utf-8")
+        editorial.write_text("notes:\n  - {witness: E, at: 梁修元登上城樓, text: 校驗按語}\n", encoding="utf-8")
+        body = server.wait_for(
+            page_b,
+            lambda body: "editorial.yaml, line 2" in body and "梁修元登上城头" in body,
+            REBUILD,
+            "the editorial error with the closest words",
+        )
+        server.answers()
+        editorial.write_text(
+            good_editorial.replace("notes:\n", "notes:\n  - {witness: E, at: 片刻后, text: 校驗按語}\n"),
+            encoding="utf-8",
+        )
+        server.wait_for("/edition.json", lambda body: "校驗按語" in body, REBUILD, "the editor's note")
     finally:
         server.stop()
     assert server.proc.returncode is not None
