@@ -45,7 +45,7 @@ def free_port() -> int:
 
 def site_copy(dest: Path) -> Path:
     """The parts of the project `mkdocs serve` reads, copied and made writable."""
-    for name in ["docs", "hooks", "seeds", "edition/engine/data"]:
+    for name in ["docs", "hooks", "seeds", "overrides", "edition/engine/data"]:
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, dest / name, copy_function=shutil.copyfile)
     shutil.copyfile(ROOT / "mkdocs.yml", dest / "mkdocs.yml")
