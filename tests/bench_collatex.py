@@ -86,11 +86,12 @@ def run_engine(a: str, b: str) -> dict:
             Path(folder, name).write_text(text, encoding="utf-8")
         data = to_dict(build(Path(folder)))
     notes = []
-    for ep in data["episodes"]:
-        for note in ep["notes"]:
-            spans = [r["spans"]["B"] for r in note["readings"] if "B" in r["spans"]]
-            lemma = note["lemma"]
-            notes.append(((lemma["start"], lemma["end"]), tuple(spans[0]) if spans else None, note["class"]))
+    for note in data["notes"]:
+        if note["type"] != "collation":
+            continue
+        spans = [r["spans"]["B"] for r in note["readings"] if "B" in r["spans"]]
+        lemma = note["lemma"]
+        notes.append(((lemma["start"], lemma["end"]), tuple(spans[0]) if spans else None, note["class"]))
     outside = {k: [(s["start"], s["end"]) for s in data["unassigned"].get(k, [])] for k in ("A", "B")}
     return {"notes": notes, "unassigned": outside}
 
