@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PARTS = ("mkdocs.yml", "docs", "hooks", "seeds", "edition")  # what the site build reads
+PARTS = ("mkdocs.yml", "docs", "hooks", "overrides", "seeds", "edition")  # what the site build reads
 
 pytestmark = pytest.mark.slow
 

@@ -638,6 +638,7 @@ def test_register_names_are_single_search_terms(site, edition):
 
 
 def test_chinese_line_breaks_leave_no_spaces(site):
+    assert join_lines("見[此](x)。\n[彼](y)在\n- 列表") == "見[此](x)。[彼](y)在\n- 列表"
     assert join_lines("班師。\n臨行前\n- 列表\nLatin\n中文\n```\n甲\n乙\n```\n**重**\n點") == (
         "班師。臨行前\n- 列表\nLatin\n中文\n```\n甲\n乙\n```\n**重**點"
     )

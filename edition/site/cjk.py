@@ -17,7 +17,7 @@ from markdown.preprocessors import Preprocessor
 # and ellipsis Chinese text uses; inline emphasis or code marks around them do not separate them.
 _CJK = "\u2014\u2018\u2019\u201c\u201d\u2026\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
 _ENDS = re.compile(rf"[{_CJK}][*_`]*$")
-_STARTS = re.compile(rf"^\s*[*_`]*[{_CJK}]")
+_STARTS = re.compile(rf"^\s*[*_`\[]*[{_CJK}]")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
