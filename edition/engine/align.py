@@ -76,10 +76,11 @@ class Vec:
     indexing and probing prefixes only loses no pair that matters.
     """
 
-    __slots__ = ("counts", "cut", "norm", "prefix", "ranks", "rest", "tails")
+    __slots__ = ("counts", "cut", "norm", "prefix", "ranks", "rest", "tails", "weights")
 
     def __init__(self, counts: Counter[str], idf: dict[str, float], rank: dict[str, int], floor: float) -> None:
         self.counts = counts
+        self.weights = {g: idf[g] * c for g, c in counts.items()}
         self.norm = norm(counts, idf)
         ordered = sorted(counts, key=rank.__getitem__)
         self.ranks = [rank[g] for g in ordered]
@@ -208,43 +209,63 @@ class Blocks:
     """Similarities of runs of a witness's segments with runs of rows (each row witness by witness).
 
     A run's vector is the sum of its texts' vectors, so the cosine of two runs needs only dot products
-    between single texts (bilinear: the dot of two sums is the sum of the dots), each computed once.
+    between single texts (bilinear: the dot of two sums is the sum of the dots), each computed once, and
+    a run one text longer than another costs only that text's dot products.
     """
 
     def __init__(self, segs: list[Segment], rows: list[Draft], vecs: dict[str, Vec], idf: dict[str, float]) -> None:
         self.segs, self.rows, self.vecs, self.idf = segs, rows, vecs, idf
         self._dots: dict[tuple[str, str], float] = {}
-        self._theirs: dict[tuple[int, int], list[tuple[tuple[str, ...], float]]] = {}
-        self._mine: dict[tuple[int, int], tuple[tuple[str, ...], float]] = {}
+        self._squares: dict[tuple[str, ...], float] = {}
+        self._cross: dict[tuple[tuple[str, ...], tuple[str, ...]], float] = {}
+        self._theirs: dict[tuple[int, int], list[tuple[str, ...]]] = {}
 
     def dot(self, x: str, y: str) -> float:
         key = (x, y) if x <= y else (y, x)
-        if key not in self._dots:
-            a, b = self.vecs[x], self.vecs[y]
-            self._dots[key] = cosine(a.counts, b.counts, 1.0, 1.0, self.idf)  # unnormalised: the dot product
-        return self._dots[key]
+        value = self._dots.get(key)
+        if value is None:
+            a, b = self.vecs[x].weights, self.vecs[y].weights
+            if len(a) > len(b):
+                a, b = b, a
+            value = self._dots[key] = sum(w * b[g] for g, w in a.items() if g in b)
+        return value
 
-    def _run(self, texts: tuple[str, ...]) -> tuple[tuple[str, ...], float]:
-        """The texts and the squared norm of their sum."""
-        sq = sum(self.vecs[t].norm ** 2 for t in texts)
-        sq += 2 * sum(self.dot(x, y) for k, x in enumerate(texts) for y in texts[k + 1 :])
-        return texts, sq
+    def square(self, texts: tuple[str, ...]) -> float:
+        """The squared norm of a run's summed vector."""
+        value = self._squares.get(texts)
+        if value is None:
+            last = texts[-1]
+            value = self.vecs[last].norm ** 2
+            if len(texts) > 1:
+                value += self.square(texts[:-1]) + 2 * sum(self.dot(x, last) for x in texts[:-1])
+            self._squares[texts] = value
+        return value
+
+    def cross(self, mine: tuple[str, ...], theirs: tuple[str, ...]) -> float:
+        """The dot product of two runs' summed vectors."""
+        key = (mine, theirs)
+        value = self._cross.get(key)
+        if value is None:
+            value = sum(self.dot(x, theirs[-1]) for x in mine)
+            if len(theirs) > 1:
+                value += self.cross(mine, theirs[:-1])
+            self._cross[key] = value
+        return value
 
     def sim(self, i: int, a: int, j: int, b: int) -> float:
-        if (i, a) not in self._mine:
-            self._mine[(i, a)] = self._run(tuple(s.folded for s in self.segs[i : i + a]))
+        mine = tuple(s.folded for s in self.segs[i : i + a])
         if (j, b) not in self._theirs:
             by: dict[str, list[str]] = {}
             for row in self.rows[j : j + b]:
                 for w, ms in row.cells.items():
                     by.setdefault(w, []).extend(m.folded for m in ms)
-            self._theirs[(j, b)] = [self._run(tuple(t)) for t in by.values()]
-        mine, sq_a = self._mine[(i, a)]
+            self._theirs[(j, b)] = [tuple(t) for t in by.values()]
+        sq_a = self.square(mine)
         best = 0.0
-        for theirs, sq_b in self._theirs[(j, b)]:
+        for theirs in self._theirs[(j, b)]:
+            sq_b = self.square(theirs)
             if sq_a > 0 and sq_b > 0:
-                dot = sum(self.dot(x, y) for x in mine for y in theirs)
-                best = max(best, dot / math.sqrt(sq_a * sq_b))
+                best = max(best, self.cross(mine, theirs) / math.sqrt(sq_a * sq_b))
         return best
 
 
@@ -261,6 +282,29 @@ def _holds(near: list[list[int]], i: int, a: int, j: int, b: int) -> bool:
         return False
     ends = {j, j + b - 1}
     return ends <= {r for ii in range(i, i + a) for r in rows_of(ii)}
+
+
+def _band(cands: list[list[tuple[int, float]]], n: int, params: AlignParams) -> list[list[int]]:
+    """Each segment's candidate rows near the path a one-to-one monotone match takes: between the rows of
+    the matched segments around it, ``LONGEST`` rows either side. A text that repeats itself (a long
+    episode told again and again) then offers a segment its few nearby counterparts, not every copy;
+    a counterpart far off the path can still join as a moved passage."""
+    in_order = [[(j, sim) for j, sim in c if sim >= params.match - SLACK] for c in cands]
+    placed = _monotone_match(in_order, n, params.match)
+    anchored = [(i, j) for i, j in enumerate(placed) if j is not None]
+    if not anchored:
+        return [[j for j, _ in c] for c in cands]
+    out = []
+    k = 0  # anchored[k] is the first anchor at or after segment i
+    for i, c in enumerate(cands):
+        while k < len(anchored) and anchored[k][0] < i:
+            k += 1
+        lo = anchored[k - 1][1] if k else 0
+        hi = anchored[k][1] if k < len(anchored) else n - 1
+        if k < len(anchored) and anchored[k][0] == i:
+            lo = hi = anchored[k][1]
+        out.append([j for j, _ in c if lo - LONGEST <= j <= hi + LONGEST])
+    return out
 
 
 def _bead_options(near: list[list[int]], n: int) -> list[tuple[int, int, int, int]]:
@@ -291,8 +335,8 @@ def _beads(
     plus the best total of any bead ending at or before its start in both directions: a prefix maximum
     over rows in a Fenwick tree, filled in order of segments, so the cost follows the candidate pairs.
     """
-    near = [[j for j, _ in c] for c in cands]  # sorted by row
     n = len(rows)
+    near = _band(cands, n, params)
     tree: list[Entry | None] = [None] * (n + 2)
     links: list[tuple[Bead, int]] = []  # id -> (bead, id of the bead it extends or -1)
     ends: dict[int, list[tuple[int, Entry]]] = {}  # segment index after a bead -> (row after it, entry)

@@ -85,7 +85,18 @@ def profiles_of(
 
 def evidence(segments: tuple[Segment, ...], profiles: list[Profile]) -> list[list[float]]:
     """For each segment, the weight of each profile's pairs it uses (each pair once)."""
-    return [[sum(p.get(g, 0.0) for g in pairs(seg.folded)) for p in profiles] for seg in segments]
+    where: dict[str, list[tuple[int, float]]] = {}
+    for k, p in enumerate(profiles):
+        for g, w in p.items():
+            where.setdefault(g, []).append((k, w))
+    out = []
+    for seg in segments:
+        row = [0.0] * len(profiles)
+        for g in pairs(seg.folded):
+            for k, w in where.get(g, ()):
+                row[k] += w
+        out.append(row)
+    return out
 
 
 def breaks(segs: tuple[Segment, ...]) -> list[int]:
@@ -214,15 +225,21 @@ def viterbi(scores: list[list[float]], strength: list[int], params: Params) -> l
                 first, second = (prev[i], i), first
             elif prev[i] > second[0]:
                 second = (prev[i], i)
-        cur, ptr = [], []
-        for j in range(k):
-            if j == 0:
-                options = [(prev[0], 0), (first[0] - change, first[1])]
-            else:
-                other = first if first[1] != j else second
-                options = [(prev[0] - change, 0), (prev[j], j), (other[0] - change * share, other[1])]
-            best, best_i = max(options, key=lambda o: (o[0], -o[1]))
-            cur.append(best + (score[j - 1] if j else 0.0))
+        # staying is free, leaving or entering costs ``change``, moving between episodes its share
+        best, best_i = prev[0], 0
+        if first[0] - change > best:
+            best, best_i = first[0] - change, first[1]
+        cur, ptr = [best], [best_i]
+        enter = prev[0] - change
+        for j in range(1, k):
+            other = first if first[1] != j else second
+            best, best_i = enter, 0
+            if prev[j] > best or (prev[j] == best and j < best_i):
+                best, best_i = prev[j], j
+            moved = other[0] - change * share
+            if moved > best or (moved == best and other[1] < best_i):
+                best, best_i = moved, other[1]
+            cur.append(best + score[j - 1])
             ptr.append(best_i)
         prev = cur
         back.append(ptr)

@@ -14,7 +14,7 @@ follows the length of the texts, not its square.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -38,19 +38,25 @@ class Tok:
     mark: bool
 
 
-def _toks(tokens: Tokens, start: int, end: int) -> list[Tok]:
-    text, out = tokens.text, []
-    k = tokens.index(start)
-    for i in range(start, end):
-        ch = text[i]
-        if ch.isspace():
-            continue
-        if k < len(tokens.at) and tokens.at[k] == i:
-            out.append(Tok(ch, tokens.n[k], i, False))
-            k += 1
-        else:
-            out.append(Tok(ch, "\x00" + punct_key(ch), i, True))
-    return out
+class Sequence:
+    """A witness as compared within its family: every character but spaces, with its compared form
+    (a letter's, or "\x00" and a mark's kind) and its offset -- made once, sliced per chunk."""
+
+    def __init__(self, tokens: Tokens) -> None:
+        text, at, n = tokens.text, tokens.at, tokens.n
+        letter = dict(zip(at, n, strict=True))
+        self.text = text
+        self.at = [i for i, ch in enumerate(text) if not ch.isspace()]
+        self.keys = [letter[i] if i in letter else "\x00" + punct_key(text[i]) for i in self.at]
+        self.shown = "".join(text[i] for i in self.at)
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The sequence indices of the characters in ``text[start:end]``."""
+        return bisect_left(self.at, start), bisect_left(self.at, end)
+
+    def tok(self, k: int) -> Tok:
+        key = self.keys[k]
+        return Tok(self.shown[k], key, self.at[k], key.startswith("\x00"))
 
 
 def anchors(a: str, b: str, k: int = ANCHOR, spacing: int = CHUNK) -> list[tuple[int, int]]:
@@ -102,29 +108,38 @@ def _chunks(base: Tokens, copy: Tokens) -> Iterator[tuple[int, int, int, int]]:
 
 
 def _differences(
-    a: list[Tok], b: list[Tok], a_end: int, b_end: int
+    a: Sequence, b: Sequence, ra: tuple[int, int], rb: tuple[int, int], a_end: int, b_end: int
 ) -> Iterator[tuple[str, list[Tok], list[Tok], int, int]]:
-    """(class, base tokens, copy tokens, base place, copy place) of every difference; the places say where
-    a side with no tokens stands (before the next token, or at the chunk's end). Quote styles pass silently."""
+    """(class, base tokens, copy tokens, base place, copy place) of every difference within the index ranges
+    ``ra``/``rb``; the places say where a side with no tokens stands (before the next character, or at the
+    chunk's end). Quote styles pass silently (counted in ``quotes``)."""
+    (a0, a1), (b0, b1) = ra, rb
 
-    def place(toks: list[Tok], i: int, end: int) -> int:
-        return toks[i].at if i < len(toks) else end
+    def place(seq: Sequence, k: int, stop: int, end: int) -> int:
+        return seq.at[k] if k < stop else end
 
-    for op in Levenshtein.opcodes([t.n for t in a], [t.n for t in b]):
-        ta, tb = a[op.src_start : op.src_end], b[op.dest_start : op.dest_end]
-        pa, pb = place(a, op.src_start, a_end), place(b, op.dest_start, b_end)
+    for op in Levenshtein.opcodes(a.keys[a0:a1], b.keys[b0:b1]):
+        i0, i1, j0, j1 = a0 + op.src_start, a0 + op.src_end, b0 + op.dest_start, b0 + op.dest_end
         if op.tag == "equal":
-            i = 0
-            while i < len(ta):
-                if ta[i].t == tb[i].t or (ta[i].mark and ta[i].n[1:] in QUOTE_KEYS):
-                    i += 1
+            if a.shown[i0:i1] == b.shown[j0:j1]:
+                continue
+            k = 0
+            while k < i1 - i0:
+                x, y = a.tok(i0 + k), b.tok(j0 + k)
+                if x.t == y.t or (x.mark and x.n[1:] in QUOTE_KEYS):
+                    k += 1
                     continue
-                j = i
-                while j < len(ta) and ta[j].t != tb[j].t and ta[j].mark == ta[i].mark:
-                    j += 1
-                yield ("punctuation" if ta[i].mark else "orthographic"), ta[i:j], tb[i:j], ta[i].at, tb[i].at
-                i = j
+                m = k
+                while m < i1 - i0 and a.shown[i0 + m] != b.shown[j0 + m] and a.tok(i0 + m).mark == x.mark:
+                    m += 1
+                ta = [a.tok(i0 + q) for q in range(k, m)]
+                tb = [b.tok(j0 + q) for q in range(k, m)]
+                yield ("punctuation" if x.mark else "orthographic"), ta, tb, x.at, y.at
+                k = m
             continue
+        ta = [a.tok(q) for q in range(i0, i1)]
+        tb = [b.tok(q) for q in range(j0, j1)]
+        pa, pb = place(a, i0, a1, a_end), place(b, j0, b1, b_end)
         if all(t.mark for t in (*ta, *tb)):
             yield "punctuation", ta, tb, pa, pb
         elif ta and tb:
@@ -133,18 +148,17 @@ def _differences(
             yield ("omission" if ta else "addition"), ta, tb, pa, pb
 
 
-def quote_styles(base: Tokens, copy: Tokens) -> int:
-    """How many quote marks the copy writes in another style than the base (normalised silently)."""
+def quotes(a: Sequence, b: Sequence, ra: tuple[int, int], rb: tuple[int, int]) -> int:
+    """How many quote marks the copy writes in another style than the base in these ranges."""
+    (a0, a1), (b0, b1) = ra, rb
     n = 0
-    for bs, be, cs, ce in _chunks(base, copy):
-        a, b = _toks(base, bs, be), _toks(copy, cs, ce)
-        for op in Levenshtein.opcodes([t.n for t in a], [t.n for t in b]):
-            if op.tag == "equal":
-                n += sum(
-                    1
-                    for x, y in zip(a[op.src_start : op.src_end], b[op.dest_start : op.dest_end], strict=True)
-                    if x.mark and x.t != y.t and x.n[1:] in QUOTE_KEYS
-                )
+    for op in Levenshtein.opcodes(a.keys[a0:a1], b.keys[b0:b1]):
+        if op.tag == "equal":
+            i0, j0 = a0 + op.src_start, b0 + op.dest_start
+            for k in range(op.src_end - op.src_start):
+                key = a.keys[i0 + k]
+                if key[1:] in QUOTE_KEYS and key[0] == "\x00" and a.shown[i0 + k] != b.shown[j0 + k]:
+                    n += 1
     return n
 
 
@@ -182,23 +196,33 @@ def audible(
     return out
 
 
-def collate(
-    family: Family, tokens: dict[str, Tokens], how: dict[str, Silence] | None = None
-) -> tuple[list[Note], list[Lacuna]]:
+@dataclass(frozen=True)
+class Collation:
+    notes: tuple[Note, ...]
+    lacunae: tuple[Lacuna, ...]
+    quote_styles: int  # quote marks written in another style than the base's (normalised silently)
+
+
+def collate(family: Family, tokens: dict[str, Tokens], how: dict[str, Silence] | None = None) -> Collation:
     """Every difference between each copy and the base of its family, and where copies break off;
     ``how`` says, per copy, what is normalised silently between it and the base."""
     base = tokens[family.base]
     how = how or {}
     notes: list[Note] = []
     lacunae: list[Lacuna] = []
+    quote_count = 0
+    seq_base = Sequence(base)
     for siglum in family.members:
         if siglum == family.base:
             continue
         copy = tokens[siglum]
+        seq_copy = Sequence(copy)
         diffs: list[tuple[str, list[Tok], list[Tok], int, int]] = []
         quiet = how.get(siglum, Silence())
         for bs, be, cs, ce in _chunks(base, copy):
-            for d in _differences(_toks(base, bs, be), _toks(copy, cs, ce), be, ce):
+            ra, rb = seq_base.span(bs, be), seq_copy.span(cs, ce)
+            quote_count += quotes(seq_base, seq_copy, ra, rb)
+            for d in _differences(seq_base, seq_copy, ra, rb, be, ce):
                 diffs += audible(d, quiet)
         # a copy that lacks the base's start or end has a lacuna there, not omissions
         for edge in (0, -1):
@@ -228,7 +252,7 @@ def collate(
                     family=family.id,
                 )
             )
-    return _merge(notes), lacunae
+    return Collation(tuple(_merge(notes)), tuple(lacunae), quote_count)
 
 
 def _first_letter(t: Tokens) -> int:

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from .model import EpisodeResult, Family, Note, Reading, Row, Segment, Tokens
-from .register import Entry, Mention, Register
+from .register import Entry, Mention, Mentions, Register
 
 NUMERALS = "零〇一二两三四五六七八九十百千万亿"
 APPROX = "数几余多许"
@@ -134,21 +134,16 @@ class Facts:
         self.tokens = tokens
         self.family_of = {s: f.id for f in families for s in f.members}
         self.fold = norm_fold
-        self.by_siglum: dict[str, list[Mention]] = {}
-        for m in mentions:
-            self.by_siglum.setdefault(m.siglum, []).append(m)
+        self.index = Mentions(mentions)
 
     def said(self, siglum: str, segs: Iterable[tuple[str, Segment]]) -> list[Said]:
         """What a witness states in these segments (each with the id of its row)."""
         out: list[Said] = []
         tokens = self.tokens[siglum]
         for row, seg in segs:
-            for m in self.by_siglum.get(siglum, ()):
-                if seg.start <= m.start < seg.end:
-                    key = m.entries[0] if len(m.entries) == 1 else "+".join(m.entries)
-                    out.append(
-                        Said(siglum, m.start, m.end, m.text, m.kind, key, self.fold(m.text), m.how, m.entries, row)
-                    )
+            for m in self.index.starting(siglum, seg.start, seg.end):
+                key = m.entries[0] if len(m.entries) == 1 else "+".join(m.entries)
+                out.append(Said(siglum, m.start, m.end, m.text, m.kind, key, self.fold(m.text), m.how, m.entries, row))
             out += [replace(x, row=row) for x in (*quantities(tokens, seg), *dates(tokens, seg))]
         return out
 

@@ -21,14 +21,14 @@ from typing import Protocol, TypeVar
 
 from .align import AlignParams, Names, align, regroup, sentences
 from .assign import assign
-from .collate import Silence, collate, quote_styles
+from .collate import Silence, collate
 from .edits import Edits
 from .facts import Facts
 from .families import families
 from .load import load_witnesses
 from .model import Edition, EpisodeResult, Family, Lacuna, Note, Reading, Row, Segment, Span, Tokens, Witness
 from .normalise import Normaliser
-from .register import Mention, entities, mentions
+from .register import Mention, Mentions, entities, mentions
 from .resources import Resources
 from .segment import CLOSERS, FINAL, cut_at, punctuated, segment
 
@@ -139,14 +139,12 @@ def rows_key(ep: EpisodeResult) -> tuple:
 
 def tag(notes: list[Note], found: tuple[Mention, ...]) -> list[Note]:
     """A collation note is tagged person, place or thing where its lemma or a reading lies in such a name."""
-    by: dict[str, list[Mention]] = {}
-    for m in found:
-        by.setdefault(m.siglum, []).append(m)
+    index = Mentions(found)
     out = []
     for n in notes:
         places = [(n.lemma.siglum, n.lemma.start, n.lemma.end)] if n.lemma else []
         places += [(s, a, b) for r in n.readings for s, (a, b) in r.spans.items()]
-        kinds = {m.kind for s, a, b in places for m in by.get(s, ()) if m.start < max(b, a + 1) and a < m.end}
+        kinds = {m.kind for s, a, b in places for m in index.touching(s, a, b)}
         out.append(replace(n, tags=tuple(sorted(kinds))) if kinds else n)
     return out
 
@@ -253,16 +251,16 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
             for f in fams
             if len(f.members) > 1
         ]
-        lacunae = [x for _, ls in collated for x in ls] + unfinished(witnesses, tokens, fams, bare)
+        lacunae = [x for c in collated for x in c.lacunae] + unfinished(witnesses, tokens, fams, bare)
         found = cache.get(("mentions", everything), partial(mentions, resources.register, norm, tokens))
         facts = Facts(resources.register, found, tokens, fams, norm.fold_text)
-        notes = locate(tag([n for ns, _ in collated for n in ns], found) + lacuna_notes(lacunae, tokens), episodes)
+        notes = locate(tag([n for c in collated for n in c.notes], found) + lacuna_notes(lacunae, tokens), episodes)
         notes += [
             n for ep in episodes for n in cache.get(("facts", rows_key(ep), everything), partial(facts.notes, ep))
         ]
         notes += locate(edits.notes(tokens), episodes)
         notes = edits.judge(notes, episodes)
-        quotes = sum(quote_styles(tokens[f.base], tokens[s]) for f in fams for s in f.members if s != f.base)
+        quotes = sum(c.quote_styles for c in collated)
     unassigned = {w.siglum: unassigned_spans(segments[w.siglum], labels[w.siglum]) for w in witnesses}
     return Edition(
         witnesses,

@@ -9,6 +9,7 @@ scripts; titles may be shared (太子), names may not.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,6 +87,27 @@ class Mention:
     @property
     def named(self) -> bool:
         return self.how != "title"
+
+
+class Mentions:
+    """The mentions of each witness by position, to find those in a stretch of text quickly."""
+
+    def __init__(self, found: tuple[Mention, ...]) -> None:
+        self.by: dict[str, list[Mention]] = {}
+        for m in sorted(found, key=lambda m: (m.siglum, m.start, m.end)):
+            self.by.setdefault(m.siglum, []).append(m)
+        self.starts = {s: [m.start for m in ms] for s, ms in self.by.items()}
+        self.longest = max((m.end - m.start for m in found), default=0)
+
+    def starting(self, siglum: str, start: int, end: int) -> list[Mention]:
+        """Mentions that begin in ``start:end``."""
+        st = self.starts.get(siglum, [])
+        return self.by.get(siglum, [])[bisect_left(st, start) : bisect_left(st, end)]
+
+    def touching(self, siglum: str, start: int, end: int) -> list[Mention]:
+        """Mentions that share a character with ``start:end`` (or hold a zero-width place in it)."""
+        near = self.starting(siglum, start - self.longest, max(end, start + 1))
+        return [m for m in near if m.start < max(end, start + 1) and start < m.end]
 
 
 def mentions(register: Register, norm: Normaliser, tokens: dict[str, Tokens]) -> tuple[Mention, ...]:
