@@ -233,3 +233,21 @@ def test_an_episode_without_rows_and_notes_without_a_row_stay_valid(seeds_export
     ids = {el.get(XML_ID) for el in doc.iter(f"{{{TEI_NS}}}note")}
     named = {n for el in doc.iter() for n in (el.get("n") or "").split()}
     assert all(n["id"] in ids or n["id"] in named for n in export["notes"])  # kept in the witnesses' parts
+
+
+def test_reading_types_and_causes_are_declared(case):
+    _, _, _, data = case
+    doc = _doc(data)
+    declared = {c.get("n") for c in doc.xpath("//t:classDecl//t:category", namespaces=NS)}
+    for el in doc.xpath("//t:text//t:rdg | //t:text//t:lem", namespaces=NS):
+        assert {el.get("type"), el.get("cause")} - {None, "family"} <= declared, etree.tostring(el)[:200]
+
+
+def test_silent_differences_are_marked_with_their_cause(seeds_export):
+    seeds = _doc(to_tei(*seeds_export))
+    assert seeds.xpath("//t:rdg[@cause='quote-style'][@type='punctuation']", namespaces=NS)
+    export, texts, _ = corpus("dev")  # P unpunctuated, in Traditional script, U its Simplified copy
+    dev = _doc(to_tei(export, texts))
+    for cause in ("script", "unpunctuated"):
+        assert dev.xpath("//t:rdg[@cause=$c][not(@n)]", c=cause, namespaces=NS), cause
+    assert dev.xpath("//t:rdg[@type='layout']", namespaces=NS)  # P's printed line breaks
