@@ -21,8 +21,8 @@ from tests.synth import generate
 DEV = ROOT / "tests" / "dev" / "witnesses"
 _keep: list[tempfile.TemporaryDirectory] = []  # the folders live as long as the process
 
-# Characters that break naive XML and JSON writers, and text that looks like markup.
-MARKUP = ["<", "&", "]]>", '"', "'", "&amp;", "<b>粗</b>", "<!-- 注 -->", "<?pi x?>", "\t", "&#x41;", ">"]
+# Characters that break naive XML and JSON writers, text that looks like markup, and a character XML 1.0 lacks.
+MARKUP = ["<", "&", "]]>", '"', "'", "&amp;", "<b>粗</b>", "<!-- 注 -->", "<?pi x?>", "\t", "&#x41;", ">", "\x0c"]
 # Sigla no XML name allows as they are.
 ODD_SIGLA = ["甲 本", "1", "A:<&>"]
 

@@ -26,11 +26,13 @@ The document (valid against ``tei_all``, P5 4.3.0):
   whitespace between pieces as text, and its lacunae (``app type="lacuna"`` with ``lacunaStart`` or
   ``lacunaEnd`` in the witness's ``rdg`` and the lacuna note).
 
-Text is the witnesses' own, character for character (newlines included); nothing is normalised.
+Text is the witnesses' own, character for character (newlines included); nothing is normalised. A
+character XML 1.0 cannot carry (a form feed, say) is ``<g type="char" n="U+000C"/>``.
 :func:`witness_texts` reads it back: for each witness, its ``witness-order`` part in document order,
 following every ``ptr`` to the ``seg`` it names, taking in every ``app`` the ``lem``/``rdg`` whose
-``@wit`` names the witness, skipping ``note``s. Whitespace between block elements (``div``, ``ab``,
-``head``) is layout; text inside readings and the ``witness-order`` parts is witness text.
+``@wit`` names the witness, skipping ``note``s, a ``g type="char"`` giving back its character.
+Whitespace between block elements (``div``, ``ab``, ``head``) is layout; text inside readings and the
+``witness-order`` parts is witness text.
 """
 
 from __future__ import annotations
@@ -186,7 +188,16 @@ def _tree(marks: list[_Mark]) -> list[_Mark]:
     return roots
 
 
-def _add_text(parent: etree._Element, text: str) -> None:
+# Characters XML 1.0 cannot carry: in witness text each becomes <g type="char" n="U+000C"/> (read back as
+# the character); in titles and notes, U+FFFD.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def _clean(text: str) -> str:
+    return _NOT_XML.sub("\ufffd", text)
+
+
+def _append(parent: etree._Element, text: str) -> None:
     if not text:
         return
     if len(parent):
@@ -196,13 +207,23 @@ def _add_text(parent: etree._Element, text: str) -> None:
         parent.text = (parent.text or "") + text
 
 
-def _sub(parent: etree._Element, tag: str, text: str | None = None, **attrib: str) -> etree._Element:
+def _add_text(parent: etree._Element, text: str) -> None:
+    """Witness text, character for character."""
+    pos = 0
+    for m in _NOT_XML.finditer(text):
+        _append(parent, text[pos : m.start()])
+        _sub(parent, "g", type="char", n=f"U+{ord(m.group()):04X}")
+        pos = m.end()
+    _append(parent, text[pos:])
+
+
+def _sub(parent: etree._Element, tag: str, text: str | None = None, **attrib: str | None) -> etree._Element:
     el = etree.SubElement(parent, TEI + tag)
     for k, v in attrib.items():
         if v is not None:
-            el.set(XML_ID if k == "xml_id" else k, v)
+            el.set(XML_ID if k == "xml_id" else k, _clean(v))
     if text:
-        el.text = text
+        el.text = _clean(text)
     return el
 
 
@@ -385,7 +406,7 @@ class _Builder:
             self.done.add(key)
             lm = note["lemma"]
             app = _sub(parent, "app", type=note["class"], n=note["id"])
-            _sub(app, "lem", lm["text"], wit="#" + self.wit[lm["siglum"]])
+            _add_text(_sub(app, "lem", wit="#" + self.wit[lm["siglum"]]), lm["text"])
             rdg = _sub(app, "rdg", wit=self._wits(wits), type=note["class"], n=note["id"])
             self._nodes(rdg, sig, node.start, node.end, node.children, wits)
         elif node.kind == "region":
@@ -700,7 +721,7 @@ class _Builder:
         if note["type"] == "editor":
             attrs["resp"] = "#editor"
         el = _sub(parent, "note", **attrs)
-        _add_text(el, note["text"] or note["label"] or CLASS_WORDS.get(note["class"], ""))
+        _append(el, _clean(note["text"] or note["label"] or CLASS_WORDS.get(note["class"], "")))
         self.note_el[note["id"]] = el
         return el
 
@@ -773,9 +794,8 @@ class _Builder:
                 if over:
                     el.set("target", " ".join("#" + i for i in over))
                 lemma = note["lemma"]["text"] if note["lemma"] else ""
-                el.text = f"{lemma} ] " + "；".join(
-                    f"{r['text'] or 'om.'} {' '.join(r['sigla'])}" for r in note["readings"]
-                )
+                readings = "；".join(f"{r['text'] or 'om.'} {' '.join(r['sigla'])}" for r in note["readings"])
+                el.text = _clean(f"{lemma} ] {readings}")
                 self.placed.add(note["id"])
             else:
                 el = self.note(div, note)
@@ -805,9 +825,9 @@ class _Builder:
         ps = _sub(fd, "publicationStmt")
         p = _sub(ps, "p", f"由 {x['format']} 匯出資料生成；與 edition.json 同時發佈")
         if self.url:
-            _add_text(p, "：")
+            _append(p, "：")
             _sub(p, "ptr", target=self.url)
-        _add_text(p, "。")
+        _append(p, "。")
         sd = _sub(fd, "sourceDesc")
         lw = _sub(sd, "listWit")
         _sub(lw, "head", "傳本")
@@ -990,6 +1010,8 @@ def _collect(el: etree._Element, wit: str, by_id: dict, parts: list[str], top: b
         elif child.tag == _q("ptr"):
             if top:
                 _collect(by_id[child.get("target")[1:]], wit, by_id, parts, False)
+        elif child.tag == _q("g") and child.get("type") == "char":
+            parts.append(chr(int(child.get("n")[2:], 16)))
         elif child.tag != _q("note"):
             _collect(child, wit, by_id, parts, False)
         parts.append(child.tail or "")
