@@ -98,7 +98,7 @@ def export_of(texts: list[str], newline: str = "\n") -> tuple[dict[str, Any], di
 
 # Derandomised and without an example database: the same examples on every run and machine.
 PROPS = settings(
-    max_examples=150, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=40, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 
@@ -142,7 +142,7 @@ def test_note_readings_are_their_slices(texts):
                     assert by_siglum[siglum][start:end] == reading["text"]
 
 
-@settings(max_examples=80, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(witnesses(), st.sampled_from(["\n", "\r\n", "\r"]))
 def test_two_runs_give_identical_json(texts, newline):
     # Two builds in two different folders, the second with other newlines: the same bytes out.

@@ -41,7 +41,13 @@ def test_a_paragraph_that_opens_with_a_new_time_is_a_scene_break():
 
 
 def test_hard_wrapped_unpunctuated_lines_run_on():
-    wrapped = "上以遼左早寒草枯水凍士馬難久留\n且糧食將盡癸未敕班師先拔遼蓋二\n州戶口渡遼乃耀兵於安市城下而旋\n城中皆屏跡不出\n"
+    lines = [
+        "上以遼左早寒草枯水凍士馬難久留",
+        "且糧食將盡癸未敕班師先拔遼蓋二",
+        "州戶口渡遼乃耀兵於安市城下而旋",
+        "城中皆屏跡不出",
+    ]
+    wrapped = "\n".join(lines) + "\n"
     assert len(paragraphs(wrapped)) == 1  # four printed lines, one paragraph
     (segs,) = cut(wrapped)
     # cut before the cyclical day 癸未, never inside 蓋二州 where the line breaks
