@@ -9,8 +9,14 @@ python3 -m venv .venv
 extras=""
 if [ "${1:-}" = "--test" ]; then
   extras="[test]"
-  if ! command -v chromium >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -qi "noto.*cjk" || ! command -v npm >/dev/null 2>&1; then
-    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-noto-cjk nodejs npm
+  # Only what is missing: a machine may already have Node (with its own npm) from elsewhere, and Debian's npm
+  # conflicts with such a Node.
+  missing=""
+  command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+  dpkg -s fonts-noto-cjk >/dev/null 2>&1 || missing="$missing fonts-noto-cjk"
+  command -v npm >/dev/null 2>&1 || missing="$missing npm"
+  if [ -n "$missing" ]; then
+    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing
   fi
 fi
 .venv/bin/pip install -q -c constraints.txt -e ".${extras}"
