@@ -18,7 +18,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import Indel, Levenshtein
 
 from .convert import char_to_simplified
 from .model import Family, Lacuna, Note, Reading, Span, Tokens
@@ -118,9 +118,8 @@ def _differences(
     def place(seq: Sequence, k: int, stop: int, end: int) -> int:
         return seq.at[k] if k < stop else end
 
-    for op in Levenshtein.opcodes(a.keys[a0:a1], b.keys[b0:b1]):
-        i0, i1, j0, j1 = a0 + op.src_start, a0 + op.src_end, b0 + op.dest_start, b0 + op.dest_end
-        if op.tag == "equal":
+    for tag, i0, i1, j0, j1 in _blocks(Indel.opcodes(a.keys[a0:a1], b.keys[b0:b1]), a0, b0):
+        if tag == "equal":
             if a.shown[i0:i1] == b.shown[j0:j1]:
                 continue
             k = 0
@@ -140,12 +139,32 @@ def _differences(
         ta = [a.tok(q) for q in range(i0, i1)]
         tb = [b.tok(q) for q in range(j0, j1)]
         pa, pb = place(a, i0, a1, a_end), place(b, j0, b1, b_end)
-        if all(t.mark for t in (*ta, *tb)):
+        letters_a, letters_b = any(not t.mark for t in ta), any(not t.mark for t in tb)
+        if not (letters_a or letters_b):
             yield "punctuation", ta, tb, pa, pb
-        elif ta and tb:
+        elif letters_a and letters_b:
             yield "substantive", ta, tb, pa, pb
         else:
-            yield ("omission" if ta else "addition"), ta, tb, pa, pb
+            yield ("omission" if letters_a else "addition"), ta, tb, pa, pb
+
+
+def _blocks(ops, a0: int, b0: int) -> Iterator[tuple[str, int, int, int, int]]:
+    """Equal runs, and between them one block of what differs: letters are matched only where they agree,
+    so a changed stretch is one reading, not a chain of chance substitutions."""
+    block: list[int] | None = None
+    for op in ops:
+        i0, i1, j0, j1 = a0 + op.src_start, a0 + op.src_end, b0 + op.dest_start, b0 + op.dest_end
+        if op.tag == "equal":
+            if block:
+                yield "change", *block
+                block = None
+            yield "equal", i0, i1, j0, j1
+        elif block:
+            block[1], block[3] = i1, j1
+        else:
+            block = [i0, i1, j0, j1]
+    if block:
+        yield "change", *block
 
 
 def quotes(a: Sequence, b: Sequence, ra: tuple[int, int], rb: tuple[int, int]) -> int:
@@ -179,9 +198,12 @@ def audible(
 ) -> list[tuple[str, list[Tok], list[Tok], int, int]]:
     """A difference less what is normalised silently: punctuation against an unpunctuated copy, and,
     between scripts, letters that differ only by the conversion (a run keeps its other letters)."""
-    cls, ta, tb, _, _ = diff
+    cls, ta, tb, pa, pb = diff
     if cls == "punctuation":
         return [] if how.punctuation else [diff]
+    if how.punctuation and cls != "orthographic":  # the marks within or beside a change are as silent
+        la, lb = [t for t in ta if not t.mark], [t for t in tb if not t.mark]
+        return [(cls, ta if cls == "omission" else la, tb if cls == "addition" else lb, pa, pb)]
     if cls != "orthographic" or not how.script:
         return [diff]
     out: list[tuple[str, list[Tok], list[Tok], int, int]] = []
@@ -240,8 +262,8 @@ def collate(family: Family, tokens: dict[str, Tokens], how: dict[str, Silence] |
                 )
                 diffs.pop(edge)
         for cls, ta, tb, pa, pb in diffs:
-            a0, a1 = _span(ta, pa)
-            b0, b1 = _span(tb, pb)
+            a0, a1 = _balanced(base.text, *_span(ta, pa))
+            b0, b1 = _balanced(copy.text, *_span(tb, pb))
             notes.append(
                 Note(
                     type="collation",
@@ -253,6 +275,21 @@ def collate(family: Family, tokens: dict[str, Tokens], how: dict[str, Silence] |
                 )
             )
     return Collation(tuple(_merge(notes)), tuple(lacunae), quote_count)
+
+
+BRACKETS = {"(": ")", "（": "）", "〔": "〕", "[": "]", "【": "】", "［": "］"}
+
+
+def _balanced(text: str, start: int, end: int) -> tuple[int, int]:
+    """A gap widened by the bracket just outside it when it holds only the other one: an omitted comment
+    "(縑幷絲繒也)" keeps both brackets even where the opening one met a mark of the copy's."""
+    gap = text[start:end]
+    for opening, closing in BRACKETS.items():
+        if gap.count(closing) > gap.count(opening) and start and text[start - 1] == opening:
+            return start - 1, end
+        if gap.count(opening) > gap.count(closing) and text[end : end + 1] == closing:
+            return start, end + 1
+    return start, end
 
 
 def _first_letter(t: Tokens) -> int:
