@@ -28,6 +28,7 @@ ANCHOR = 12  # letters of a unique stretch that anchors two copies
 CHUNK = 400  # letters between anchors at least (chunks are compared whole)
 LACUNA = 20  # letters a copy must lack at its start or end for the gap to be a lacuna
 QUOTE_KEYS = {"Q", "q"}
+QUOTE_MARKS = {"\x00" + k for k in QUOTE_KEYS}
 
 
 @dataclass(frozen=True)
@@ -120,16 +121,17 @@ def _differences(
 
     for tag, i0, i1, j0, j1 in _blocks(Indel.opcodes(a.keys[a0:a1], b.keys[b0:b1]), a0, b0):
         if tag == "equal":
-            if a.shown[i0:i1] == b.shown[j0:j1]:
+            sa, sb = a.shown, b.shown
+            if sa[i0:i1] == sb[j0:j1]:
                 continue
             k = 0
-            while k < i1 - i0:
-                x, y = a.tok(i0 + k), b.tok(j0 + k)
-                if x.t == y.t or (x.mark and x.n[1:] in QUOTE_KEYS):
+            while k < i1 - i0:  # characters compared as they stand; tokens made only where they differ
+                if sa[i0 + k] == sb[j0 + k] or a.keys[i0 + k] in QUOTE_MARKS:
                     k += 1
                     continue
+                x, y = a.tok(i0 + k), b.tok(j0 + k)
                 m = k
-                while m < i1 - i0 and a.shown[i0 + m] != b.shown[j0 + m] and a.tok(i0 + m).mark == x.mark:
+                while m < i1 - i0 and sa[i0 + m] != sb[j0 + m] and a.keys[i0 + m].startswith("\x00") == x.mark:
                     m += 1
                 ta = [a.tok(i0 + q) for q in range(k, m)]
                 tb = [b.tok(j0 + q) for q in range(k, m)]

@@ -247,7 +247,7 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
             for s in f.members
         }
         collated = [
-            cache.get(("collate", f, everything), partial(collate, f, tokens, quiet))
+            cache.get(("collate", f, *(keys[s] for s in f.members)), partial(collate, f, tokens, quiet))
             for f in fams
             if len(f.members) > 1
         ]

@@ -163,6 +163,7 @@ class _Site:
             else:
                 self.by_witness.setdefault(self.home(note), []).append(note)
         self.variance = Variance(export, lambda text: forms.forms(text)[1])
+        self._runs: dict[str, list[tuple[int, int]]] = {}
 
     def witness_url(self, siglum: str, depth: int) -> str:
         return _url(witness_page(siglum, self.index[siglum]), depth)
@@ -180,7 +181,12 @@ class _Site:
 
     def runs(self, siglum: str) -> list[tuple[int, int]]:
         """Every span of a witness's text that the site shows as one run (a segment of a cell, or text
-        outside the episodes), sorted: the anchors ``#o<start>`` of its page."""
+        outside the episodes), sorted: the anchors ``#o<start>`` of its page. Made once per witness."""
+        if siglum not in self._runs:
+            self._runs[siglum] = self._make_runs(siglum)
+        return self._runs[siglum]
+
+    def _make_runs(self, siglum: str) -> list[tuple[int, int]]:
         runs = [
             (x["start"], x["end"])
             for ep in self.export["episodes"]
@@ -463,10 +469,15 @@ class _Pages:
             pos = run[1]
         if pos < len(text):
             intervals.append((pos, len(text), "text", None, False))
+        starts = [sp[0] for sp in spans]  # sorted (_note_spans)
         for a, b, kind, ref, moved in intervals:  # each cut at the lacunae inside it, a marker at each cut
             for x, y in itertools.pairwise([a, *sorted(p for p in markers if a < p < b), b]):
                 marker(x)
-                inside = [[p - x, q - x, *rest] for p, q, *rest in spans if x <= p and q <= y]
+                inside = [
+                    [p - x, q - x, *rest]
+                    for p, q, *rest in spans[bisect.bisect_left(starts, x) : bisect.bisect_left(starts, y)]
+                    if q <= y
+                ]
                 passages.append(
                     {
                         "kind": kind,
