@@ -18,7 +18,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from rapidfuzz.distance import Indel, Levenshtein
+from rapidfuzz.distance import Indel
 
 from .convert import char_to_simplified
 from .model import Family, Lacuna, Note, Reading, Span, Tokens
@@ -173,7 +173,7 @@ def quotes(a: Sequence, b: Sequence, ra: tuple[int, int], rb: tuple[int, int]) -
     """How many quote marks the copy writes in another style than the base in these ranges."""
     (a0, a1), (b0, b1) = ra, rb
     n = 0
-    for op in Levenshtein.opcodes(a.keys[a0:a1], b.keys[b0:b1]):
+    for op in Indel.opcodes(a.keys[a0:a1], b.keys[b0:b1]):
         if op.tag == "equal":
             i0, j0 = a0 + op.src_start, b0 + op.dest_start
             for k in range(op.src_end - op.src_start):
