@@ -95,11 +95,20 @@ def test_the_key_facts_each_in_one_note_naming_every_witness(seeds_edition):
 def test_fact_notes_pair_only_readings_of_one_kind(seeds_edition):
     for n in notes_of(seeds_edition, "fact"):
         assert n.tags == (n.cls,)
-        assert n.lemma is None and len(n.readings) >= 2
+        assert n.lemma is None and (len(n.readings) >= 2 or "所記同" in n.label)
         refs = {r.ref for r in n.readings if r.ref}
         if n.cls in ("person", "place", "thing"):
             entries = {e.id: e.kind for e in seeds_edition.register}
             assert all(entries[r] == n.cls for r in refs)
+
+
+def test_a_number_independent_tellings_agree_on_is_stated_once(seeds_edition):
+    """The rearguard: A/B 步騎四萬, C 四万步骑, D 步骑兵四万, E 率兵四万 -- one note naming all five."""
+    agreed = [n for n in notes_of(seeds_edition, "fact") if n.label.endswith("所記同數")]
+    rearguard = [n for n in agreed if n.episode == "withdrawal"]
+    assert [sorted(s for r in n.readings for s in r.sigla) for n in rearguard] == [list("ABCDE")]
+    gift = [n for n in agreed if n.episode == "anshi-dialogue"]
+    assert [{r.text: r.sigla for r in n.readings} for n in gift] == [{"一百匹": ("A", "B", "C"), "百匹": ("D", "E")}]
 
 
 def test_collation_tags_are_true(seeds_edition):
@@ -134,6 +143,8 @@ def seg_of(text):
         ("又赐绢百匹", [("匹", "100")]),
         ("號令數萬人同時打草", [("人", "~10000")]),
         ("率步骑兵四万殿后", [("count", "40000")]),
+        ("李世勣和李道宗领着四万步骑殿后", [("count", "40000")]),  # 步 here is foot soldiers, not paces
+        ("行三十步而止", [("步", "30")]),
         ("一瘸一拐来到御营", []),  # an idiom, not a count
         ("让辽州、盖州的百姓举家渡过辽水", []),  # 百姓: the people
         ("三呼萬歲，拜迎李世民", []),

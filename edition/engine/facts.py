@@ -27,12 +27,14 @@ from .register import Entry, Mention, Mentions, Register
 NUMERALS = "零〇一二两三四五六七八九十百千万亿"
 APPROX = "数几余多许"
 MEASURES = "匹人骑级里户口头件领艘员名石斤次层丈步座城道路车营"
-_QUANTITY = re.compile(rf"[数几]?[{NUMERALS}]+[余多许]?[{MEASURES}]?")
+# a measure, but not the first word of a troop's kind: 四万步骑 is forty thousand foot and horse, not paces
+_QUANTITY = re.compile(rf"[数几]?[{NUMERALS}]+[余多许]?(?:[{MEASURES}](?![骑卒兵军]))?")
 _MONTH = r"(?<![一二三四五六七八九十])(?:正|十[一二]|[一二三四五六七八九十])月"
 _DAY = r"(?:初[一二三四五六七八九十]|[一二三四五六七八九十廿卅]{2,3}|[一二三四五六七八九]初)日?"
 _DATE = re.compile(rf"{_MONTH}(?:{_DAY}|初)?|(?:[一二三四五六七八九十廿卅]{{2,3}}|初[一二三四五六七八九十])日")
 _STEMS, _BRANCHES = "甲乙丙丁戊己庚辛壬癸", "子丑寅卯辰巳午未申酉戌亥"
 _CYCLICAL = re.compile("|".join(_STEMS[i % 10] + _BRANCHES[i % 12] for i in range(60)))
+AGREE = 3  # independent families that must agree on a number or a date for a note to say so
 KIND_LABEL = {"person": "人名", "place": "地名", "thing": "名物", "number": "數目", "date": "時日"}
 
 
@@ -294,12 +296,19 @@ class Facts:
         out = []
         for key in keys:
             slot = {s: next(x for x in xs if x.key == key) for s, xs in said.items() if any(x.key == key for x in xs)}
-            if len(self._families(slot)) < 2 or len({x.value for x in slot.values()}) < 2:
+            # a number or date three independent tellings agree on is a fact worth stating (殿後四萬); two
+            # agreeing in one row may be chance, and the table shows them side by side anyway
+            agreed = len({x.value for x in slot.values()}) == 1
+            if len(self._families(slot)) < (AGREE if agreed else 2):
                 continue
             if kind == "date" and not all(_whole(x.value) for x in slot.values()):
                 continue  # 九月十八日 and 二十一日 may be two events' days: only whole dates are compared
             label = "時日" if kind == "date" else ("數目" if key == "count" else f"數目（{key}）")
-            out.append((kind, label, self._readings(slot)))
+            if agreed:  # each wording listed (一百匹, 百匹; not 四萬, 四万), the label saying they are one value
+                label += "，所記同日" if kind == "date" else "，所記同數"
+                out.append((kind, label, self._readings(slot, {s: self.fold(x.text) for s, x in slot.items()})))
+            else:
+                out.append((kind, label, self._readings(slot)))
         return out
 
     def _readings(self, slot: dict[str, Said], forms: dict[str, str] | None = None) -> tuple[Reading, ...]:
