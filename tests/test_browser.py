@@ -193,6 +193,20 @@ def test_hiding_a_kind_never_renumbers_the_notes(page, base_url, export):
     shot(page, "anshi-dialogue-notes-one-kind-hidden")
 
 
+def test_variant_forms_wait_until_the_reader_asks(desktop, base_url):
+    """異體 notes (儘/盡, 迴/回 in 安市對話) are in the page but hidden at first, and one tick shows them."""
+    desktop.goto(base_url + EPISODE)
+    variants = desktop.locator('li.ed-note[data-kind="orthographic"]')
+    assert variants.count() >= 2
+    assert desktop.locator('li.ed-note[data-kind="orthographic"]:visible').count() == 0
+    assert desktop.locator('li.ed-note[data-kind="fact"]:visible').count() > 0
+    assert not desktop.is_checked('input[data-kind="orthographic"]')
+    desktop.check('input[data-kind="orthographic"]')
+    assert desktop.locator('li.ed-note[data-kind="orthographic"]:visible').count() == variants.count()
+    desktop.goto(base_url + "episodes/withdrawal/")  # the choice is kept across pages
+    assert desktop.is_checked('input[data-kind="orthographic"]')
+
+
 def test_notes_whose_difference_is_hidden_are_hidden(desktop, base_url, export):
     desktop.goto(base_url + EPISODE)
     pairs = desktop.locator('li.ed-note[data-sides="A|B"]')
