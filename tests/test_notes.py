@@ -76,6 +76,30 @@ def test_every_character_difference_of_a_close_pair_is_noted(tmp_path):
     assert notes == [("orthographic", "後", "后"), ("substantive", "萬", "千"), ("punctuation", "。", "")]
 
 
+def test_an_edition_without_the_commentary_lacks_each_note_whole(tmp_path):
+    """通鑑 with 胡三省's interlinear notes against a punctuated Simplified copy without them: each missing
+    note is one omission labelled 注文, both brackets inside it; the text's real variants stay apart."""
+    (tmp_path / "a.txt").write_text(
+        "上嘉其固守賜縑百匹(縑幷絲繒也)以勵事君命李世勣江夏王道宗將步騎四萬為殿(殿丁練翻)乙酉至遼東\n"
+        "丙戌度遼水遼澤泥潦車馬不通命長孫無忌將萬人翦草填道(填徒年翻)水深處以車為梁\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "b.txt").write_text(
+        "上嘉其固守，赐缣百匹，以励事君。命李世勣、江夏王道宗将步骑四万为殿。乙酉，至辽东。"
+        "丙戌，渡辽水。辽泽泥潦，车马不通，命长孙无忌将万人剪草填道，水深处以车为梁。\n",
+        encoding="utf-8",
+    )
+    ed = build_folder(tmp_path)
+    notes = [(n.cls, n.label, n.lemma_text, n.readings[0].text) for n in notes_of(ed, "collation")]
+    assert notes == [
+        ("omission", "注文", "(縑幷絲繒也)", ""),
+        ("omission", "注文", "(殿丁練翻)", ""),
+        ("substantive", "", "度", "渡"),
+        ("substantive", "", "翦", "剪"),
+        ("omission", "注文", "(填徒年翻)", ""),
+    ]
+
+
 FACTS = {
     "安市城主：A、B、D 不名；C 作杨万春；E 作梁修元",
     "縑：A、B、D 作縑；C 作绸缎；E 作绢",

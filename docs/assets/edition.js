@@ -1,6 +1,6 @@
 /* The reader's side of the edition pages (no library; runs on every page through Material's document$).
  *
- * - Filters: show/hide witnesses and note kinds (異體 hidden until the reader asks), display script; kept in
+ * - Filters: show/hide witnesses and note kinds (異體 and 注文 hidden until the reader asks), display script; kept in
  *   localStorage across pages, and restored from a cited URL (?w=A,B&s=t). A note is hidden when its kind is hidden, or when fewer than
  *   two of the sides it sets against each other (one, for a lacuna or an editor's note) are still shown;
  *   notes keep their numbers (their ids). A mark is shown while any of its notes is.
@@ -16,9 +16,10 @@
   "use strict";
   var KEY = "edition-reader";
 
-  // A reader who has chosen nothing sees every kind of note but 異體 (巖/岩): the same letter written
-  // otherwise is counted in the conventions and one tick away, as editions say 異體字不出校.
-  var DEFAULTS = { kinds: ["orthographic"] };
+  // A reader who has chosen nothing sees every kind of note but 異體 (巖/岩) and 注文 (a commentary one
+  // edition prints and another lacks): counted in the conventions and one tick away, as editions say
+  // 異體字不出校.
+  var DEFAULTS = { kinds: ["commentary", "orthographic"] };
   function load() {
     try { return JSON.parse(localStorage.getItem(KEY)) || DEFAULTS; } catch (e) { return DEFAULTS; }
   }

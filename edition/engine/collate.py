@@ -14,6 +14,7 @@ follows the length of the texts, not its square.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -266,6 +267,7 @@ def collate(family: Family, tokens: dict[str, Tokens], how: dict[str, Silence] |
         for cls, ta, tb, pa, pb in diffs:
             a0, a1 = _balanced(base.text, *_span(ta, pa))
             b0, b1 = _balanced(copy.text, *_span(tb, pb))
+            gap = base.text[a0:a1] if cls == "omission" else copy.text[b0:b1] if cls == "addition" else ""
             notes.append(
                 Note(
                     type="collation",
@@ -274,6 +276,7 @@ def collate(family: Family, tokens: dict[str, Tokens], how: dict[str, Silence] |
                     lemma_text=base.text[a0:a1],
                     readings=(Reading((siglum,), copy.text[b0:b1], {siglum: (b0, b1)}),),
                     family=family.id,
+                    label=COMMENTARY if _commentary(gap) else "",
                 )
             )
     return Collation(tuple(_merge(notes)), tuple(lacunae), quote_count)
@@ -292,6 +295,17 @@ def _balanced(text: str, start: int, end: int) -> tuple[int, int]:
         if gap.count(opening) > gap.count(closing) and text[end : end + 1] == closing:
             return start, end + 1
     return start, end
+
+
+COMMENTARY = "注文"  # the label of an omission or addition that is whole interlinear notes and nothing else
+_NOTES = re.compile("|".join(rf"\{o}[^{re.escape(o + c)}]*\{c}" for o, c in BRACKETS.items()))
+
+
+def _commentary(gap: str) -> bool:
+    """Whether a gap is one or more bracketed notes (雙行小注 as transcribed: "(縑幷絲繒也)") and nothing
+    else: an edition without the commentary lacks them all, and they are a kind of their own to the reader."""
+    rest = "".join(gap.split())
+    return bool(rest) and not _NOTES.sub("", rest)
 
 
 def _first_letter(t: Tokens) -> int:
@@ -326,5 +340,6 @@ def _merge(notes: list[Note]) -> list[Note]:
             lemma_text=old.lemma_text,
             readings=tuple(readings),
             family=old.family,
+            label=old.label,
         )
     return sorted(merged.values(), key=lambda n: (n.lemma.start, n.lemma.end, n.cls))

@@ -41,11 +41,22 @@ from .script_forms import Cache, ScriptForms, digest
 from .variance import Variance, level
 
 # Note kinds, in the order the filters and the legend show them: the collation classes, then the other types.
-KINDS = ("substantive", "addition", "omission", "orthographic", "punctuation", "fact", "lacuna", "editor")
+KINDS = (
+    "substantive",
+    "addition",
+    "omission",
+    "commentary",
+    "orthographic",
+    "punctuation",
+    "fact",
+    "lacuna",
+    "editor",
+)
 KIND_LABELS = {
     "substantive": "異文",
     "addition": "增文",
     "omission": "脫文",
+    "commentary": "注文",
     "orthographic": "異體",
     "punctuation": "標點",
     "fact": "異說",
@@ -56,6 +67,7 @@ KIND_MEANINGS = {
     "substantive": "同一本系之內，抄本與底本用字不同",
     "addition": "抄本有而底本無的文字",
     "omission": "底本有而抄本無的文字（‸ 標其所缺之處）",
+    "commentary": "一本有、一本無的夾注（括號中的雙行小注）：無注之本與有注之本相較，每條注文一條",
     "orthographic": "同一字的不同寫法（異體字）",
     "punctuation": "標點不同",
     "fact": "不同本系之間，同一事實的不同說法（人名、地名、名物、數目、時日）",
@@ -127,8 +139,11 @@ def _key(what: str, name: str, inputs: Any) -> tuple:
 
 
 def note_kind(note: dict[str, Any]) -> str:
-    """What a note's mark and filter go by: the class of a collation note, else its type."""
-    return note["class"] if note["type"] == "collation" else note["type"]
+    """What a note's mark and filter go by: the class of a collation note (an omitted or added interlinear
+    note, labelled 注文, apart), else its type."""
+    if note["type"] != "collation":
+        return note["type"]
+    return "commentary" if note["label"] == "注文" else note["class"]
 
 
 def note_number(note_id: str) -> str:
