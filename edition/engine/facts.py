@@ -167,10 +167,14 @@ class Facts:
             found += self._entity_notes(
                 kind, {s: [x for x in xs if x.kind == kind] for s, xs in everything.items()}, present
             )
+        by_row: dict[tuple[str, str], dict[str, list[Said]]] = {}  # (row, kind) -> witness -> what it says
+        for s, xs in everything.items():
+            for x in xs:
+                if x.kind in ("number", "date"):
+                    by_row.setdefault((x.row, x.kind), {}).setdefault(s, []).append(x)
         for row in episode.rows:  # numbers and dates pair within a row: in a wider span they count other things
             for kind in ("number", "date"):
-                here = {s: [x for x in xs if x.kind == kind and x.row == row.id] for s, xs in everything.items()}
-                found += self._value_notes(kind, {s: xs for s, xs in here.items() if xs})
+                found += self._value_notes(kind, by_row.get((row.id, kind), {}))
         return [
             Note(
                 type="fact",
