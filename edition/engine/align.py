@@ -29,6 +29,10 @@ from .register import scan
 # the most rows one segment is weighed against: a sentence has a few counterparts (at most 25 in the seeds, 12
 # in the development set); only an episode told over and over offers more, and weighing them all costs the square
 CANDIDATES = 32
+# a gram carried by more texts of an episode than this finds no counterparts (a stop word, as in a search
+# engine): the seeds' and the development set's episodes hold at most a few hundred texts, so there it never
+# applies; in an episode of thousands of texts such a gram would make the search cost the square of its size
+COMMON = 512
 SLACK = 1e-9  # below match - SLACK (the floor) a candidate can never win: float slack kept on the safe side
 
 
@@ -173,7 +177,10 @@ def _candidates(
     """
     part: defaultdict[str, float] = defaultdict(float)
     for g, wa in x.prefix:
-        for other, wb in postings.get(g, ()):
+        posted = postings.get(g, ())
+        if len(posted) > COMMON:
+            continue
+        for other, wb in posted:
             part[other] += wa * wb
     best: dict[int, float] = {}
     bar = floor - SLACK  # float slack, on the safe side

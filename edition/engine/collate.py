@@ -228,58 +228,58 @@ class Collation:
     quote_styles: int  # quote marks written in another style than the base's (normalised silently)
 
 
-def collate(family: Family, tokens: dict[str, Tokens], how: dict[str, Silence] | None = None) -> Collation:
-    """Every difference between each copy and the base of its family, and where copies break off;
-    ``how`` says, per copy, what is normalised silently between it and the base."""
-    base = tokens[family.base]
-    how = how or {}
+def compare(family: Family, base: Tokens, siglum: str, copy: Tokens, quiet: Silence) -> Collation:
+    """Every difference between one copy and the base of its family, and where the copy breaks off;
+    ``quiet`` says what is normalised silently between them. One copy at a time, so a rebuild after an
+    edit to one copy compares only that one again."""
     notes: list[Note] = []
     lacunae: list[Lacuna] = []
     quote_count = 0
-    seq_base = Sequence(base)
-    for siglum in family.members:
-        if siglum == family.base:
-            continue
-        copy = tokens[siglum]
-        seq_copy = Sequence(copy)
-        diffs: list[tuple[str, list[Tok], list[Tok], int, int]] = []
-        quiet = how.get(siglum, Silence())
-        for bs, be, cs, ce in _chunks(base, copy):
-            ra, rb = seq_base.span(bs, be), seq_copy.span(cs, ce)
-            quote_count += quotes(seq_base, seq_copy, ra, rb)
-            for d in _differences(seq_base, seq_copy, ra, rb, be, ce):
-                diffs += audible(d, quiet)
-        # a copy that lacks the base's start or end has a lacuna there, not omissions
-        for edge in (0, -1):
-            if not diffs:
-                break
-            cls, ta, tb, _, _ = diffs[edge]
-            letters = sum(not t.mark for t in ta)
-            at_edge = (
-                (ta and ta[0].at == _first_letter(base)) if edge == 0 else (ta and ta[-1].at >= _last_letter(base))
+    seq_base, seq_copy = Sequence(base), Sequence(copy)
+    diffs: list[tuple[str, list[Tok], list[Tok], int, int]] = []
+    for bs, be, cs, ce in _chunks(base, copy):
+        ra, rb = seq_base.span(bs, be), seq_copy.span(cs, ce)
+        quote_count += quotes(seq_base, seq_copy, ra, rb)
+        for d in _differences(seq_base, seq_copy, ra, rb, be, ce):
+            diffs += audible(d, quiet)
+    # a copy that lacks the base's start or end has a lacuna there, not omissions
+    for edge in (0, -1):
+        if not diffs:
+            break
+        cls, ta, tb, _, _ = diffs[edge]
+        letters = sum(not t.mark for t in ta)
+        at_edge = (ta and ta[0].at == _first_letter(base)) if edge == 0 else (ta and ta[-1].at >= _last_letter(base))
+        if cls == "omission" and letters >= LACUNA and at_edge:
+            where = 0 if edge == 0 else len(copy.text.rstrip())
+            lacunae.append(
+                Lacuna(siglum, family.id, "start" if edge == 0 else "end", where, Span(family.base, *_span(ta, 0)))
             )
-            if cls == "omission" and letters >= LACUNA and at_edge:
-                where = 0 if edge == 0 else len(copy.text.rstrip())
-                lacunae.append(
-                    Lacuna(siglum, family.id, "start" if edge == 0 else "end", where, Span(family.base, *_span(ta, 0)))
-                )
-                diffs.pop(edge)
-        for cls, ta, tb, pa, pb in diffs:
-            a0, a1 = _balanced(base.text, *_span(ta, pa))
-            b0, b1 = _balanced(copy.text, *_span(tb, pb))
-            gap = base.text[a0:a1] if cls == "omission" else copy.text[b0:b1] if cls == "addition" else ""
-            notes.append(
-                Note(
-                    type="collation",
-                    cls=cls,
-                    lemma=Span(family.base, a0, a1),
-                    lemma_text=base.text[a0:a1],
-                    readings=(Reading((siglum,), copy.text[b0:b1], {siglum: (b0, b1)}),),
-                    family=family.id,
-                    label=COMMENTARY if _commentary(gap) else "",
-                )
+            diffs.pop(edge)
+    for cls, ta, tb, pa, pb in diffs:
+        a0, a1 = _balanced(base.text, *_span(ta, pa))
+        b0, b1 = _balanced(copy.text, *_span(tb, pb))
+        gap = base.text[a0:a1] if cls == "omission" else copy.text[b0:b1] if cls == "addition" else ""
+        notes.append(
+            Note(
+                type="collation",
+                cls=cls,
+                lemma=Span(family.base, a0, a1),
+                lemma_text=base.text[a0:a1],
+                readings=(Reading((siglum,), copy.text[b0:b1], {siglum: (b0, b1)}),),
+                family=family.id,
+                label=COMMENTARY if _commentary(gap) else "",
             )
-    return Collation(tuple(_merge(notes)), tuple(lacunae), quote_count)
+        )
+    return Collation(tuple(notes), tuple(lacunae), quote_count)
+
+
+def combine(copies: list[Collation]) -> Collation:
+    """A family's collation from its copies' (in the family's order): one note per lemma and class."""
+    return Collation(
+        tuple(_merge([n for c in copies for n in c.notes])),
+        tuple(x for c in copies for x in c.lacunae),
+        sum(c.quote_styles for c in copies),
+    )
 
 
 BRACKETS = {"(": ")", "（": "）", "〔": "〕", "[": "]", "【": "】", "［": "］"}

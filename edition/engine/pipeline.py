@@ -21,7 +21,7 @@ from typing import Protocol, TypeVar
 
 from .align import AlignParams, Names, align, regroup, sentences
 from .assign import assign
-from .collate import Silence, collate
+from .collate import Silence, combine, compare
 from .edits import Edits
 from .facts import Facts
 from .families import families
@@ -247,7 +247,16 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
             for s in f.members
         }
         collated = [
-            cache.get(("collate", f, *(keys[s] for s in f.members)), partial(collate, f, tokens, quiet))
+            combine(
+                [
+                    cache.get(
+                        ("compare", f.id, keys[f.base], keys[s], quiet[s]),
+                        partial(compare, f, tokens[f.base], s, tokens[s], quiet[s]),
+                    )
+                    for s in f.members
+                    if s != f.base
+                ]
+            )
             for f in fams
             if len(f.members) > 1
         ]

@@ -262,18 +262,17 @@ def _trim(text: str, s: int, e: int) -> tuple[int, int]:
 
 def segment(tokens: dict[str, Tokens], params: Params) -> dict[str, tuple[Segment, ...]]:
     """Every witness's clauses, in order; together they hold every non-space character of it."""
-    marked = {}
-    for siglum, t in tokens.items():
-        pieces = []
-        for ps, pe in paragraphs(t.text):
-            pieces += list(_marked_pieces(t.text, ps, pe))
-        marked[siglum] = pieces
+    bare = {s for s, t in tokens.items() if not punctuated(t, params.marks_per)}
+    breaks: dict[str, dict[str, int]] = {}  # each witness's own breaks, made once, read by the bare others
+    for siglum, t in tokens.items() if bare else ():
+        pieces = [x for ps, pe in paragraphs(t.text) for x in _marked_pieces(t.text, ps, pe)]
+        breaks[siglum] = _boundary_keys(t, pieces, params.key_len, params.opening_len)
     out = {}
     for siglum, t in tokens.items():
         keys: dict[str, int] = {}
-        for other, pieces in marked.items():
+        for other, theirs in breaks.items() if siglum in bare else ():
             if other != siglum:
-                for key, st in _boundary_keys(tokens[other], pieces, params.key_len, params.opening_len).items():
+                for key, st in theirs.items():
                     keys[key] = max(keys.get(key, -1), st)
         cuts = cut_witness(t, params, keys)
         segs = []
