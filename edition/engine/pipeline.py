@@ -28,7 +28,7 @@ from .families import families
 from .load import load_witnesses
 from .model import Edition, EpisodeResult, Family, Lacuna, Note, Reading, Row, Segment, Span, Tokens, Witness
 from .normalise import Normaliser
-from .register import Mention, Mentions, entities, mentions
+from .register import Mention, Mentions, entities, mention_forms, mentions
 from .resources import Resources
 from .segment import CLOSERS, FINAL, cut_at, punctuated, segment
 
@@ -261,7 +261,12 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
             if len(f.members) > 1
         ]
         lacunae = [x for c in collated for x in c.lacunae] + unfinished(witnesses, tokens, fams, bare)
-        found = cache.get(("mentions", everything), partial(mentions, resources.register, norm, tokens))
+        forms = mention_forms(resources.register, norm)
+        found = tuple(
+            m
+            for w in witnesses
+            for m in cache.get(("mentions", *keys[w.siglum]), partial(mentions, w.siglum, tokens[w.siglum], forms))
+        )
         facts = Facts(resources.register, found, tokens, fams, norm.fold_text)
         notes = locate(tag([n for c in collated for n in c.notes], found) + lacuna_notes(lacunae, tokens), episodes)
         notes += [

@@ -110,9 +110,12 @@ class Mentions:
         return [m for m in near if m.start < max(end, start + 1) and start < m.end]
 
 
-def mentions(register: Register, norm: Normaliser, tokens: dict[str, Tokens]) -> tuple[Mention, ...]:
-    """Every name and title of the register in every witness, longest first, in the compared form."""
-    forms: dict[str, tuple[tuple[str, ...], str, str]] = {}
+Forms = dict[str, tuple[tuple[str, ...], str, str]]  # compared form -> (entry ids, kind, name/variant/title)
+
+
+def mention_forms(register: Register, norm: Normaliser) -> Forms:
+    """Every name and title of the register in the compared form, with what it names and how."""
+    forms: Forms = {}
     by_title: dict[str, list[Entry]] = {}
     for e in register.entries:
         for t in e.titles:
@@ -126,14 +129,16 @@ def mentions(register: Register, norm: Normaliser, tokens: dict[str, Tokens]) ->
     for f, es in by_title.items():
         if f and f not in forms and len({e.kind for e in es}) == 1:
             forms[f] = (tuple(sorted({e.id for e in es})), es[0].kind, "title")
-    if not forms:
-        return ()
+    return forms
+
+
+def mentions(siglum: str, t: Tokens, forms: Forms) -> tuple[Mention, ...]:
+    """Where one witness names the register's entries (longest match first), in the compared form."""
     out = []
-    for siglum, t in tokens.items():
-        for a, b in scan(t.n, forms):
-            ids, kind, how = forms[t.n[a:b]]
-            start, end = t.at[a], t.at[b - 1] + 1
-            out.append(Mention(siglum, start, end, t.text[start:end], ids, kind, how))
+    for a, b in scan(t.n, forms) if forms else ():
+        ids, kind, how = forms[t.n[a:b]]
+        start, end = t.at[a], t.at[b - 1] + 1
+        out.append(Mention(siglum, start, end, t.text[start:end], ids, kind, how))
     return tuple(out)
 
 
