@@ -155,5 +155,7 @@ if __name__ == "__main__":  # python -m tests.gold: the figures for a closing no
         same, total, misses = row_pairs(both, DEV_GOLD / "rows.yaml")
         print(f"seeds + development set: {same} of {total} gold row pairs share a row")
     for ep in seeds.episodes:
-        classes = Counter(n.cls for n in ep.notes)
-        print(f"{ep.episode.title}: base {ep.base}, {len(ep.rows)} rows, {len(ep.notes)} notes {dict(classes)}")
+        classes = Counter(n.cls for n in seeds.notes if n.episode == ep.episode.id)
+        print(f"{ep.episode.title}: {len(ep.rows)} rows, {sum(classes.values())} notes {dict(sorted(classes.items()))}")
+    outside = Counter(n.cls for n in seeds.notes if n.episode is None)
+    print(f"outside the episodes: {sum(outside.values())} notes {dict(sorted(outside.items()))}")
