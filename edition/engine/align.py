@@ -30,9 +30,9 @@ from .register import scan
 # in the development set); only an episode told over and over offers more, and weighing them all costs the square
 CANDIDATES = 32
 # a gram carried by more texts of an episode than this finds no counterparts (a stop word, as in a search
-# engine): the seeds' and the development set's episodes hold at most a few hundred texts, so there it never
-# applies; in an episode of thousands of texts such a gram would make the search cost the square of its size
-COMMON = 512
+# engine): in the seeds and the development set no searched gram is carried by more than 26, so there it never
+# applies; in an episode of thousands of texts such grams would make the search cost the square of its size
+COMMON = 64
 SLACK = 1e-9  # below match - SLACK (the floor) a candidate can never win: float slack kept on the safe side
 
 
