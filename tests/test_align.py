@@ -23,14 +23,14 @@ def test_gold_row_pairs_of_the_seeds(seeds_edition):
     same, total, misses = row_pairs(seeds_edition, SEEDS_GOLD / "rows.yaml")
     print(f"{same} of {total} gold pairs share a row; missed: {misses}")
     assert total >= 40
-    assert same / total >= 0.6
+    assert same / total >= 0.85
 
 
 def test_gold_row_pairs_of_the_development_set(dev_edition):
     same, total, misses = row_pairs(dev_edition, DEV_GOLD / "rows.yaml")
     print(f"{same} of {total} gold pairs share a row; missed: {misses}")
     assert total >= 100
-    assert same / total >= 0.88
+    assert same / total >= 0.9
 
 
 def test_each_witness_keeps_its_order_but_for_moved_passages(seeds_edition, dev_edition):
@@ -78,6 +78,22 @@ def test_one_sentence_answering_several_rows_spans_them():
     rows = align("x", ["A", "B"], {"A": a, "B": b}, HOW)
     assert rows[0].cells["B"][0].text.startswith("上以") and rows[0].span == {"B": 4}
     assert [list(r.cells) for r in rows[:4]] == [["A", "B"], ["A"], ["A"], ["A"]]  # B's cell covers them
+
+
+def test_one_sentence_telling_two_moments_spans_the_sentence_between():
+    """A retelling says in one breath what the other tells in two sentences with a third between them (the
+    march to 蒲溝 and the blizzard, with the cold wind between): its cell covers all three rows."""
+    a = cells(
+        "A",
+        "唐軍離開安市，渡遼水，過泥淖，行到蒲溝，時間已進入十月。",
+        "此時寒風如刀，吹得唐兵瑟瑟發抖，李世民號令全軍加快行軍。",
+        "到了晚間，暴風裹挾大雪而至，將行走的唐兵遮得如同雪人。",
+        "李世民聞知此情，即令燃火於道，讓衣溼之人向火取暖。",
+    )
+    b = cells("B", "十月初，大軍行至蒲溝，暴風驟起，大雪蓋地。", "李世民令人在道旁點起篝火取暖。")
+    rows = align("x", ["A", "B"], {"A": a, "B": b}, HOW)
+    assert rows[0].cells["B"][0].text.startswith("十月初") and rows[0].span == {"B": 3}
+    assert [list(r.cells) for r in rows] == [["A", "B"], ["A"], ["A"], ["A", "B"]]
 
 
 def test_several_clauses_answering_one_row_join_it():

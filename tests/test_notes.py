@@ -4,11 +4,14 @@ facts between independent witnesses (one note per fact told differently), and th
 from collections import Counter
 
 import pytest
+import yaml
 
 from edition.engine.facts import dates, number_value, quantities
 from edition.engine.model import Segment, Witness, WitnessMeta
 from edition.engine.normalise import Normaliser
-from tests.support import SEEDS, build_folder
+from tests.support import ROOT, SEEDS, build_folder
+
+GOLD_FACTS = ROOT / "tests" / "gold" / "facts.yaml"
 
 
 def notes_of(edition, type_):
@@ -133,6 +136,16 @@ def test_a_number_independent_tellings_agree_on_is_stated_once(seeds_edition):
     assert [sorted(s for r in n.readings for s in r.sigla) for n in rearguard] == [list("ABCDE")]
     gift = [n for n in agreed if n.episode == "anshi-dialogue"]
     assert [{r.text: r.sigla for r in n.readings} for n in gift] == [{"一百匹": ("A", "B", "C"), "百匹": ("D", "E")}]
+
+
+def test_a_number_told_differently_quotes_each_witness_as_it_reads(seeds_edition):
+    """The road-builders (gold 開道人數): 數萬人 in A/B, 一万人 in C, 万人 in D. C and D give one value, but a
+    note saying "D 作一万人" would misquote D. D's 万人 sits in a sentence that spans the rows of A's."""
+    facts = yaml.safe_load(GOLD_FACTS.read_text(encoding="utf-8"))["liao-marshes"]
+    gold = next(f for f in facts if f["fact"] == "開道人數")
+    (note,) = [n for n in notes_of(seeds_edition, "fact") if n.episode == "liao-marshes" and n.cls == "number"]
+    told = {s: r.text for r in note.readings for s in r.sigla}
+    assert told == {s: v["text"] for s, v in gold["readings"].items()}
 
 
 def test_collation_tags_are_true(seeds_edition):

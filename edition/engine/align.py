@@ -344,7 +344,10 @@ def _beads(
     several, several to one, two to two; anything else is skipped, at no cost).
 
     A bead scores its similarity less ``match``, and less ``merge`` for each segment or row beyond one
-    (joining needs the better likeness). Skips being free, the best total ending at a bead is its score
+    (joining needs the better likeness). One segment over several rows scores as that many one-to-one
+    pairings would (each row's similarity less ``match``): the cosine with the rows merged would let an
+    unrelated row in between drown the likeness, so a sentence that tells two of another witness's moments
+    in one breath could not span them. Skips being free, the best total ending at a bead is its score
     plus the best total of any bead ending at or before its start in both directions: a prefix maximum
     over rows in a Fenwick tree, filled in order of segments, so the cost follows the candidate pairs.
     """
@@ -368,7 +371,10 @@ def _beads(
             for c, entry in ends.pop(done_up_to, []):
                 insert(c, entry)
             done_up_to += 1
-        score = blocks.sim(i, a, j, b) - params.match - params.merge * (a + b - 2)
+        if a == 1 and b > 1:  # one segment over several rows: worth what pairing it with each row would be
+            score = sum(blocks.sim(i, 1, j + k, 1) for k in range(b)) - params.match * b
+        else:
+            score = blocks.sim(i, a, j, b) - params.match - params.merge * (a + b - 2)
         if score <= 0:
             continue
         prev = _prefix_max(tree, j + 1)

@@ -121,6 +121,19 @@ def blocks(rows: tuple[Row, ...]) -> list[list[Row]]:
     return out
 
 
+def _groups(rows: tuple[Row, ...]) -> dict[str, str]:
+    """Each row's group, named by its first row: a row and the rows any cell in the group spans down over."""
+    out: dict[str, str] = {}
+    reach = -1
+    first = ""
+    for k, row in enumerate(rows):
+        if k > reach:
+            first = row.id
+        out[row.id] = first
+        reach = max(reach, k + max(row.span.values(), default=1) - 1)
+    return out
+
+
 class Facts:
     """The fact notes of an edition, made episode by episode."""
 
@@ -151,11 +164,13 @@ class Facts:
 
     def notes(self, episode: EpisodeResult) -> list[Note]:
         """The episode's fact notes: how each witness names each entry, over the whole episode (so a row
-        structure never splits one fact in two); quantities and dates, row by row."""
+        structure never splits one fact in two); quantities and dates, row by row -- a row together with the
+        rows a spanning cell covers (that cell's counterparts are there)."""
+        group = _groups(episode.rows)
         everything: dict[str, list[Said]] = {}
         for row in episode.rows:
             for siglum, segs in row.cells.items():
-                everything.setdefault(siglum, []).extend(self.said(siglum, ((row.id, seg) for seg in segs)))
+                everything.setdefault(siglum, []).extend(self.said(siglum, ((group[row.id], seg) for seg in segs)))
         # which entries each witness names anywhere in the episode (an alternative is one it never names)
         self.in_episode = {
             s: {e for x in xs if x.how != "title" for e in x.entries}  # a shared title (太子) names none
@@ -172,9 +187,9 @@ class Facts:
             for x in xs:
                 if x.kind in ("number", "date"):
                     by_row.setdefault((x.row, x.kind), {}).setdefault(s, []).append(x)
-        for row in episode.rows:  # numbers and dates pair within a row: in a wider span they count other things
-            for kind in ("number", "date"):
-                found += self._value_notes(kind, by_row.get((row.id, kind), {}))
+        for g in dict.fromkeys(group.values()):  # numbers and dates pair within a row: further off, they count
+            for kind in ("number", "date"):  # other things
+                found += self._value_notes(kind, by_row.get((g, kind), {}))
         return [
             Note(
                 type="fact",
@@ -308,11 +323,10 @@ class Facts:
             if kind == "date" and not all(_whole(x.value) for x in slot.values()):
                 continue  # 九月十八日 and 二十一日 may be two events' days: only whole dates are compared
             label = "時日" if kind == "date" else ("數目" if key == "count" else f"數目（{key}）")
-            if agreed:  # each wording listed (一百匹, 百匹; not 四萬, 四万), the label saying they are one value
+            if agreed:  # the label says they are one value
                 label += "，所記同日" if kind == "date" else "，所記同數"
-                out.append((kind, label, self._readings(slot, {s: self.fold(x.text) for s, x in slot.items()})))
-            else:
-                out.append((kind, label, self._readings(slot)))
+            # each wording listed (一百匹, 百匹, 一万人, 万人; not 四萬, 四万): a witness is quoted as it reads
+            out.append((kind, label, self._readings(slot, {s: self.fold(x.text) for s, x in slot.items()})))
         return out
 
     def _readings(self, slot: dict[str, Said], forms: dict[str, str] | None = None) -> tuple[Reading, ...]:

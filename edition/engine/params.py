@@ -52,7 +52,7 @@ class Params:
 
     # align: rows
     match: float = p(0.06, "Similarity a segment (or a run of them) needs to join a row in its witness's order.")
-    merge: float = p(0.02, "Similarity each further segment or row of a many-to-one pairing must add.")
+    merge: float = p(0.02, "Similarity each further segment of a several-to-one (or two-to-two) pairing must add.")
     moved: float = p(0.3, "Similarity a segment needs to join a row out of its witness's order (shown as moved).")
 
     # notes
