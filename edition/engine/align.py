@@ -232,6 +232,7 @@ class Blocks:
         self._squares: dict[tuple[str, ...], float] = {}
         self._cross: dict[tuple[tuple[str, ...], tuple[str, ...]], float] = {}
         self._theirs: dict[tuple[int, int], list[tuple[str, ...]]] = {}
+        self._single: dict[tuple[int, int], float] = {}
 
     def dot(self, x: str, y: str) -> float:
         key = (x, y) if x <= y else (y, x)
@@ -263,6 +264,13 @@ class Blocks:
             if len(theirs) > 1:
                 value += self.cross(mine, theirs[:-1])
             self._cross[key] = value
+        return value
+
+    def single(self, i: int, j: int) -> float:
+        """``sim(i, 1, j, 1)``, remembered: a segment's likeness to a row is summed into many beads."""
+        value = self._single.get((i, j))
+        if value is None:
+            value = self._single[(i, j)] = self.sim(i, 1, j, 1)
         return value
 
     def sim(self, i: int, a: int, j: int, b: int) -> float:
@@ -371,8 +379,8 @@ def _beads(
             for c, entry in ends.pop(done_up_to, []):
                 insert(c, entry)
             done_up_to += 1
-        if a == 1 and b > 1:  # one segment over several rows: worth what pairing it with each row would be
-            score = sum(blocks.sim(i, 1, j + k, 1) for k in range(b)) - params.match * b
+        if a == 1:  # one segment over one row or several: worth what pairing it with each row would be
+            score = sum(blocks.single(i, r) for r in range(j, j + b)) - params.match * b
         else:
             score = blocks.sim(i, a, j, b) - params.match - params.merge * (a + b - 2)
         if score <= 0:
