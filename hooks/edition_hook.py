@@ -21,13 +21,14 @@ from __future__ import annotations
 import logging
 import os
 import time
+from functools import partial
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
 from edition.engine.export import to_dict, to_json
-from edition.engine.pipeline import build
+from edition.engine.pipeline import build, digest
 from edition.engine.resources import data_folders, load_resources
 from edition.errors import EditionError
 from edition.interchange import published
@@ -70,7 +71,11 @@ def _pages(config) -> tuple[dict[str, str], dict[str, str | bytes]]:
     texts = {w.siglum: w.text for w in edition.witnesses}
     pages = render_site(export, texts, _cache)
     log.info("edition: %-9s %.2f s (%d pages)", "render", time.perf_counter() - t0, len(pages))
-    return pages, {"edition.json": to_json(export), **published(export, texts, config.site_name, config.site_url)}
+    data = to_json(export)
+    # the TEI takes seconds on a large edition: made again only when the export or a text has changed
+    site = (config.site_name, config.site_url)
+    key = ("published", digest(data), *(digest(t) for t in texts.values()), *site)
+    return pages, {"edition.json": data, **_cache.get(key, partial(published, export, texts, *site))}
 
 
 def _nav_paths(nav: list) -> list[str]:

@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from rapidfuzz.distance import Indel
+from rapidfuzz.distance import Indel, Opcodes
 
 from .convert import char_to_simplified
 from .model import Family, Lacuna, Note, Reading, Span, Tokens
@@ -110,17 +110,17 @@ def _chunks(base: Tokens, copy: Tokens) -> Iterator[tuple[int, int, int, int]]:
 
 
 def _differences(
-    a: Sequence, b: Sequence, ra: tuple[int, int], rb: tuple[int, int], a_end: int, b_end: int
+    a: Sequence, b: Sequence, ops: Opcodes, ra: tuple[int, int], rb: tuple[int, int], a_end: int, b_end: int
 ) -> Iterator[tuple[str, list[Tok], list[Tok], int, int]]:
     """(class, base tokens, copy tokens, base place, copy place) of every difference within the index ranges
-    ``ra``/``rb``; the places say where a side with no tokens stands (before the next character, or at the
-    chunk's end). Quote styles pass silently (counted in ``quotes``)."""
+    ``ra``/``rb``, aligned as ``ops`` says; the places say where a side with no tokens stands (before the next
+    character, or at the chunk's end). Quote styles pass silently (counted in ``quotes``)."""
     (a0, a1), (b0, b1) = ra, rb
 
     def place(seq: Sequence, k: int, stop: int, end: int) -> int:
         return seq.at[k] if k < stop else end
 
-    for tag, i0, i1, j0, j1 in _blocks(Indel.opcodes(a.keys[a0:a1], b.keys[b0:b1]), a0, b0):
+    for tag, i0, i1, j0, j1 in _blocks(ops, a0, b0):
         if tag == "equal":
             sa, sb = a.shown, b.shown
             if sa[i0:i1] == sb[j0:j1]:
@@ -170,11 +170,11 @@ def _blocks(ops, a0: int, b0: int) -> Iterator[tuple[str, int, int, int, int]]:
         yield "change", *block
 
 
-def quotes(a: Sequence, b: Sequence, ra: tuple[int, int], rb: tuple[int, int]) -> int:
-    """How many quote marks the copy writes in another style than the base in these ranges."""
-    (a0, a1), (b0, b1) = ra, rb
+def quotes(a: Sequence, b: Sequence, ops: Opcodes, ra: tuple[int, int], rb: tuple[int, int]) -> int:
+    """How many quote marks the copy writes in another style than the base in these ranges (aligned by ``ops``)."""
+    a0, b0 = ra[0], rb[0]
     n = 0
-    for op in Indel.opcodes(a.keys[a0:a1], b.keys[b0:b1]):
+    for op in ops:
         if op.tag == "equal":
             i0, j0 = a0 + op.src_start, b0 + op.dest_start
             for k in range(op.src_end - op.src_start):
@@ -239,8 +239,9 @@ def compare(family: Family, base: Tokens, siglum: str, copy: Tokens, quiet: Sile
     diffs: list[tuple[str, list[Tok], list[Tok], int, int]] = []
     for bs, be, cs, ce in _chunks(base, copy):
         ra, rb = seq_base.span(bs, be), seq_copy.span(cs, ce)
-        quote_count += quotes(seq_base, seq_copy, ra, rb)
-        for d in _differences(seq_base, seq_copy, ra, rb, be, ce):
+        ops = Indel.opcodes(seq_base.keys[ra[0] : ra[1]], seq_copy.keys[rb[0] : rb[1]])  # one alignment for both
+        quote_count += quotes(seq_base, seq_copy, ops, ra, rb)
+        for d in _differences(seq_base, seq_copy, ops, ra, rb, be, ce):
             diffs += audible(d, quiet)
     # a copy that lacks the base's start or end has a lacuna there, not omissions
     for edge in (0, -1):
@@ -333,13 +334,5 @@ def _merge(notes: list[Note]) -> list[Note]:
                     break
             else:
                 readings.append(rd)
-        merged[key] = Note(
-            type=old.type,
-            cls=old.cls,
-            lemma=old.lemma,
-            lemma_text=old.lemma_text,
-            readings=tuple(readings),
-            family=old.family,
-            label=old.label,
-        )
+        merged[key] = replace(old, readings=tuple(readings))
     return sorted(merged.values(), key=lambda n: (n.lemma.start, n.lemma.end, n.cls))
