@@ -7,6 +7,7 @@ and gold row pairs that share a row.
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from collections import Counter
@@ -120,6 +121,27 @@ def row_pairs(edition, rows: Path) -> tuple[int, int, list[tuple[str, str]]]:
     return same, total, misses
 
 
+def fact_stated(edition, episode: str, fact: dict) -> str:
+    """How the machine states one gold key fact (tests/gold/facts.yaml): "whole" when one fact note of the
+    episode quotes every witness the gold lists (the note's wording holds the gold's, or ends one of the
+    names the gold lists: 缣 of 良缣, not 李世 of 李世民), "partial" when one quotes two or more of them,
+    else "missing"."""
+    texts = {w.siglum: w.text for w in edition.witnesses}
+    gold = {s: r["text"] for s, r in fact["readings"].items() if s in texts}
+    best = 0
+    for note in edition.notes:
+        if note.type != "fact" or note.episode != episode:
+            continue
+        quoted = set()
+        for r in note.readings:
+            for s, (a, b) in r.spans.items():
+                said = texts[s][a:b]
+                if s in gold and (gold[s] in said or any(g.endswith(said) for g in re.split("[、和]", gold[s]))):
+                    quoted.add(s)
+        best = max(best, len(quoted))
+    return "whole" if best == len(gold) else "partial" if best >= 2 else "missing"
+
+
 def combined_folder(dest: Path) -> Path:
     """The seeds and the development witnesses in one folder, with both catalogues (for the mixed row gold)."""
     dest.mkdir(parents=True, exist_ok=True)
@@ -157,5 +179,14 @@ if __name__ == "__main__":  # python -m tests.gold: the figures for a closing no
     for ep in seeds.episodes:
         classes = Counter(n.cls for n in seeds.notes if n.episode == ep.episode.id)
         print(f"{ep.episode.title}: {len(ep.rows)} rows, {sum(classes.values())} notes {dict(sorted(classes.items()))}")
+    facts = yaml.safe_load((SEEDS_GOLD / "facts.yaml").read_text(encoding="utf-8"))
+    said = {ep: [(f["fact"], fact_stated(seeds, ep, f)) for f in fs] for ep, fs in facts.items()}
+    count = Counter(how for fs in said.values() for _, how in fs)
+    print(
+        f"key facts (tests/gold/facts.yaml) stated in one note: {count['whole']} whole, {count['partial']} partly,"
+        f" {count['missing']} not, of {sum(count.values())}"
+    )
+    for ep, fs in said.items():
+        print(f"  {ep}: " + "  ".join(f"{name} {how}" for name, how in fs))
     outside = Counter(n.cls for n in seeds.notes if n.episode is None)
     print(f"outside the episodes: {sum(outside.values())} notes {dict(sorted(outside.items()))}")

@@ -148,6 +148,29 @@ def test_a_number_told_differently_quotes_each_witness_as_it_reads(seeds_edition
     assert told == {s: v["text"] for s, v in gold["readings"].items()}
 
 
+@pytest.mark.parametrize(
+    ("episode", "fact"), [("liao-marshes", "所渡之水"), ("liao-marshes", "暴雪之時"), ("rite", "祭品")]
+)
+def test_a_fact_of_the_moment_is_stated_with_every_witness_that_tells_it(seeds_edition, episode, fact):
+    """Facts read off the seeds by hand (tests/gold/facts.yaml): the river crossed (遼水 / 辽河 / 辽水, one
+    place in three families), the month of the blizzard (十月 / 十月初), the offering at the rite (太牢 in
+    three families). Each is one note quoting every witness the gold lists."""
+    from tests.gold import fact_stated
+
+    gold = next(f for f in yaml.safe_load(GOLD_FACTS.read_text(encoding="utf-8"))[episode] if f["fact"] == fact)
+    assert fact_stated(seeds_edition, episode, gold) == "whole"
+
+
+def test_agreement_is_stated_only_for_what_belongs_to_the_moment(seeds_edition):
+    """安市 is named by all five in the dialogue at the wall, but all through the siege too; 李世民 in every
+    scene: neither is a fact of one moment."""
+    agreed = {n.label for n in notes_of(seeds_edition, "fact") if n.label.endswith("所記同")}
+    assert "太牢，所記同" in agreed
+    assert not agreed & {"安市，所記同", "李世民，所記同", "長孫無忌，所記同"}
+    entries = {e.name: e.kind for e in seeds_edition.register}
+    assert all(entries[label.split("，")[0]] != "person" for label in agreed)
+
+
 def test_collation_tags_are_true(seeds_edition):
     tagged = {(n.lemma_text, t) for n in notes_of(seeds_edition, "collation") for t in n.tags}
     assert tagged == {("巖", "place")}  # 巖州 and 白巖城 are places; 透, 儘, 週 … are in no name

@@ -18,6 +18,7 @@ Numerals are read by ``cn2an``.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
@@ -99,7 +100,8 @@ def dates(tokens: Tokens, seg: Segment) -> list[Said]:
         for m in rx.finditer(n):
             a, b = m.span()
             start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
-            out.append(Said(tokens.siglum, start, end, tokens.text[start:end], "date", "date", m.group()))
+            key = "month" if _month(m.group()) else "date"  # a month is set against months, a day against days
+            out.append(Said(tokens.siglum, start, end, tokens.text[start:end], "date", key, m.group()))
     return sorted(out, key=lambda s: s.start)
 
 
@@ -107,6 +109,11 @@ def _whole(date: str) -> bool:
     """A date that can stand against another: a month with its day, or a cyclical day (九月十八日, 乙酉);
     九月十八日 and 二十一日, or 十月初, may be two events' days."""
     return ("月" in date and "日" in date) or bool(_CYCLICAL.fullmatch(date))
+
+
+def _month(date: str) -> bool:
+    """A month without its day (十月, 十月初): set against another month, it says when a moment fell."""
+    return date.endswith(("月", "月初"))
 
 
 def blocks(rows: tuple[Row, ...]) -> list[list[Row]]:
@@ -150,6 +157,7 @@ class Facts:
         self.family_of = {s: f.id for f in families for s in f.members}
         self.fold = norm_fold
         self.index = Mentions(mentions)
+        self.named = Counter(m.entries[0] for m in mentions if m.how != "title" and len(m.entries) == 1)
 
     def said(self, siglum: str, segs: Iterable[tuple[str, Segment]]) -> list[Said]:
         """What a witness states in these segments (each with the id of its row)."""
@@ -277,11 +285,25 @@ class Facts:
                     taken.add((s, pick[0].entries[0]))
             readings = {s: self._form(e, entry, x) for s, x in slot.items()}
             readings = {s: r for s, r in readings.items() if r is not None}
-            if len(self._families(readings)) < 2 or len(set(readings.values())) < 2:
+            if len(self._families(readings)) < 2:
+                continue
+            if len(set(readings.values())) < 2:
+                if self._belongs(kind, e, slot, said):
+                    forms = {s: self.fold(x.text) for s, x in slot.items()}
+                    out.append((kind, f"{entry.name}，所記同", self._readings(slot, forms)))
                 continue
             label = role or (entry.titles[0] if not entry.names and entry.titles else entry.name)
             out.append((kind, label, self._readings({s: slot[s] for s in readings}, readings)))
         return out
+
+    def _belongs(self, kind: str, e: str, slot: dict[str, Said], said: dict[str, list[Said]]) -> bool:
+        """Whether independent tellings agreeing on a place or a thing is worth a note: three families or more
+        name it, and it belongs to this episode -- most of its mentions in all the witnesses are here (太牢 at
+        the rite, not 安市, named all through the siege). Persons recur in every scene and are never stated."""
+        if kind == "person" or len(self._families(slot)) < AGREE:
+            return False
+        here = sum(1 for xs in said.values() for x in xs if x.entries == (e,) and x.how != "title")
+        return 2 * here > self.named[e]
 
     def _prefer(self, x: Said, e: str) -> tuple:
         """Which of a witness's mentions of an entry stands for it: a variant, then a name (its headword,
@@ -320,11 +342,11 @@ class Facts:
             agreed = len({x.value for x in slot.values()}) == 1
             if len(self._families(slot)) < (AGREE if agreed else 2):
                 continue
-            if kind == "date" and not all(_whole(x.value) for x in slot.values()):
+            if key == "date" and not all(_whole(x.value) for x in slot.values()):
                 continue  # 九月十八日 and 二十一日 may be two events' days: only whole dates are compared
             label = "時日" if kind == "date" else ("數目" if key == "count" else f"數目（{key}）")
             if agreed:  # the label says they are one value
-                label += "，所記同日" if kind == "date" else "，所記同數"
+                label += {"date": "，所記同日", "month": "，所記同月"}.get(key, "，所記同數")
             # each wording listed (一百匹, 百匹, 一万人, 万人; not 四萬, 四万): a witness is quoted as it reads
             out.append((kind, label, self._readings(slot, {s: self.fold(x.text) for s, x in slot.items()})))
         return out
