@@ -297,10 +297,11 @@ class Facts:
         return out
 
     def _belongs(self, kind: str, e: str, slot: dict[str, Said], said: dict[str, list[Said]]) -> bool:
-        """Whether independent tellings agreeing on a place or a thing is worth a note: three families or more
-        name it, and it belongs to this episode -- most of its mentions in all the witnesses are here (太牢 at
-        the rite, not 安市, named all through the siege). Persons recur in every scene and are never stated."""
-        if kind == "person" or len(self._families(slot)) < AGREE:
+        """Whether independent tellings agreeing on a place or a thing is worth a note: it belongs to this
+        episode -- most of its mentions in all the witnesses are here (太牢 at the rite, not 安市, named all
+        through the siege) -- and two families name a thing (棉衣), three a place (places recur more). Persons
+        recur in every scene and are never stated."""
+        if kind == "person" or len(self._families(slot)) < (2 if kind == "thing" else AGREE):
             return False
         here = sum(1 for xs in said.values() for x in xs if x.entries == (e,) and x.how != "title")
         return 2 * here > self.named[e]
