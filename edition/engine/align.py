@@ -61,18 +61,6 @@ def norm(a: Counter[str], idf: dict[str, float]) -> float:
     return math.sqrt(sum((idf[g] * n) ** 2 for g, n in a.items()))
 
 
-def cosine(a: Counter[str], b: Counter[str], na: float, nb: float, idf: dict[str, float]) -> float:
-    """idf-weighted cosine of two gram counts whose norms are ``na`` and ``nb``."""
-    if not a or not b:
-        return 0.0
-    if len(a) > len(b):
-        a, b, na, nb = b, a, nb, na
-    dot = sum(idf[g] ** 2 * n * b[g] for g, n in a.items() if g in b)
-    if not dot:
-        return 0.0
-    return dot / (na * nb)
-
-
 class Vec:
     """A segment's grams for the search: weights, norm, and its prefix in the episode's gram order.
 
@@ -108,6 +96,15 @@ class Vec:
     def tail(self, cut: float) -> float:
         """Norm of the grams ranked ``cut`` or later, as a share of the whole."""
         return math.sqrt(self.tails[bisect_left(self.ranks, cut)]) / self.norm
+
+
+def cosine(x: Vec, y: Vec) -> float:
+    """idf-weighted cosine of two segments' grams (their weights made once, each segment a ``Vec``)."""
+    a, b = x.weights, y.weights
+    if len(a) > len(b):
+        a, b = b, a
+    dot = sum(w * b[g] for g, w in a.items() if g in b)
+    return dot / (x.norm * y.norm) if dot else 0.0
 
 
 Entry = tuple[float, int, int, int]  # (best total, -column, -segment, id): the largest is the one to trace
@@ -164,7 +161,6 @@ def _candidates(
     x: Vec,
     vecs: dict[str, Vec],
     rows_of: dict[str, list[int]],
-    idf: dict[str, float],
     postings: dict[str, list[tuple[str, float]]],
     floor: float,
 ) -> list[tuple[int, float]]:
@@ -189,7 +185,7 @@ def _candidates(
         first, second = (x, y) if x.cut <= y.cut else (y, x)  # from the earlier cut on: one's rest, one's tail
         if dot + first.rest * second.tail(first.cut) < bar:
             continue
-        sim = cosine(x.counts, y.counts, x.norm, y.norm, idf)
+        sim = cosine(x, y)
         if sim < floor:
             continue
         for j in rows_of[other]:
@@ -587,7 +583,7 @@ def align(
         found: dict[str, list[tuple[int, float]]] = {}  # a text repeated in the witness is looked up once
         for s in segs:
             if s.folded not in found:
-                found[s.folded] = _candidates(vecs[s.folded], vecs, rows_of, idf, postings, floor)
+                found[s.folded] = _candidates(vecs[s.folded], vecs, rows_of, postings, floor)
         cands = [found[s.folded] for s in segs]
         return _place(
             rows, siglum, segs, _beads(segs, rows, cands, Blocks(segs, rows, vecs, idf), params), cands, params
