@@ -252,13 +252,14 @@ class Blocks:
         return value
 
     def cross(self, mine: tuple[str, ...], theirs: tuple[str, ...]) -> float:
-        """The dot product of two runs' summed vectors."""
+        """The dot product of two runs' summed vectors: the run of mine one text shorter, plus its last text's
+        dot with theirs (beads are tried for runs of mine growing by one text against the same row)."""
         key = (mine, theirs)
         value = self._cross.get(key)
         if value is None:
-            value = sum(self.dot(x, theirs[-1]) for x in mine)
-            if len(theirs) > 1:
-                value += self.cross(mine, theirs[:-1])
+            value = sum(self.dot(mine[-1], y) for y in theirs)
+            if len(mine) > 1:
+                value += self.cross(mine[:-1], theirs)
             self._cross[key] = value
         return value
 
