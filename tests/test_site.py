@@ -174,6 +174,7 @@ def test_notes_and_marks_link_to_existing_anchors(site, edition):
             html,
         )
         mine = [n for n in export["notes"] if n["row"] in rows and rows[n["row"]][0] == ep["id"]]
+        mine = [n for n in mine if n["id"] not in repeats(mine)]
         assert [n for n, _, _ in listed] == [n["id"] for n in mine]
         assert all(no == n[1:] for n, no, _ in listed)  # numbered by id: filters never renumber
         assert [f"r{rows[n['row']][1]}" for n in mine] == [r for _, _, r in listed]
@@ -199,11 +200,50 @@ def test_notes_outside_the_episodes_are_on_their_family_base_page(site, edition)
     bases = {f["id"]: f["base"] for f in export["families"]}
     outside = [n for n in export["notes"] if n["row"] not in rows]
     assert outside
+    again = repeats(outside)
     for note in outside:
+        if note["id"] in again:  # stated by the first of its kind (下同)
+            continue
         html = page(site, f"witnesses/{bases[note['family']]}.md")
         assert f'<li id="{note["id"]}" class="ed-note' in html
         if note["type"] == "lacuna":
             assert escape_text(note["text"]) in html
+
+
+def repeats(notes):
+    """The notes of a page that say again what an earlier one says: the same variant form of a copy (the same
+    lemma, the same readings), or a copy's lacking an interlinear note again (the same witnesses)."""
+    seen, out = set(), set()
+    for n in notes:
+        if n["type"] != "collation":
+            continue
+        if n["class"] == "orthographic" and n["label"] != "注文":
+            key = ("form", n["family"], n["lemma"]["text"], str([(r["sigla"], r["text"]) for r in n["readings"]]))
+        elif n["label"] == "注文":
+            key = ("注文", n["family"], n["class"], str([r["sigla"] for r in n["readings"]]))
+        else:
+            continue
+        if key in seen:
+            out.add(n["id"])
+        seen.add(key)
+    return out
+
+
+def test_a_copys_recurring_variant_form_is_stated_once_per_page(site, edition):
+    """B writes 岩 for A's 巖 three times in the withdrawal: one note, 下同, and each place marked with it."""
+    export, _ = edition
+    ep = next(e for e in export["episodes"] if e["id"] == "withdrawal")
+    rows = {r["id"] for r in ep["rows"]}
+    same = [n for n in export["notes"] if n["row"] in rows and n["lemma"] and n["lemma"]["text"] == "巖"]
+    assert len(same) >= 2 and all(n["class"] == "orthographic" for n in same)
+    html = page(site, episode_page("withdrawal"))
+    first = same[0]["id"]
+    item = re.search(rf'<li id="{first}" class="ed-note.*?</li>', html).group()
+    assert f"下同（又 {len(same) - 1} 處" in item
+    assert not any(f'<li id="{n["id"]}"' in html for n in same[1:])
+    marked = re.findall(r'<mark class="v [^"]*" data-notes="([^"]+)"><a href="#(n\d+)"[^>]*><span[^>]*>[巖岩]<', html)
+    assert len(marked) == 2 * len(same)  # A's 巖 and B's 岩 at each place
+    assert {a for _, a in marked} == {first} and {n for n, _ in marked} == {first}
 
 
 def escape_text(text: str) -> str:

@@ -29,7 +29,7 @@ import functools
 import itertools
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -177,6 +177,7 @@ class _Site:
                 self.by_episode[self.row_at[note["row"]][0]["id"]].append(note)
             else:
                 self.by_witness.setdefault(self.home(note), []).append(note)
+        self.first, self.again = _series([*self.by_episode.values(), *self.by_witness.values()])
         self.variance = Variance(export, lambda text: forms.forms(text)[1])
         self._runs: dict[str, list[tuple[int, int]]] = {}
 
@@ -292,7 +293,11 @@ class _Pages:
     def notes(self, site: _Site, notes: list[dict[str, Any]], place: Callable[[dict[str, Any]], dict]) -> tuple:
         """The apparatus of a page (rendered by the ``notes`` macro, cached) and its key's digest;
         ``place(note)`` gives the link back to where the note stands (``{"href", "label"}``)."""
-        listed = [_listed(note, site, place(note)) for note in notes]
+        listed = [
+            {**_listed(note, site, place(note)), "again": _places(place, site.again.get(note["id"], []))}
+            for note in notes
+            if note["id"] not in site.first
+        ]
         return self.fragment("notes", listed, lambda: MACROS.notes([{**n, "editor": _editor(n)} for n in listed]))
 
     # --- episode pages ------------------------------------------------------------------------------------------
@@ -315,7 +320,7 @@ class _Pages:
                 amount[s] += sum(_chars(x["text"]) for x in segs)
         sigla = [s for s in amount if amount[s]]
         notes = site.by_episode[ep["id"]]
-        spans = _note_spans(notes, site.order)
+        spans = _note_spans(notes, site.order, site.first)
         starts = {s: [n[0] for n in v] for s, v in spans.items()}
 
         def inside(s: str, seg: dict[str, Any]) -> list[list]:
@@ -375,7 +380,7 @@ class _Pages:
             ],
             "lacking": [w["siglum"] for w in site.witnesses if not amount[w["siglum"]]],
             "kinds": [{"id": c, "label": KIND_LABELS[c]} for c in KINDS],
-            "notes_count": len(notes),
+            "notes_count": sum(n["id"] not in site.first for n in notes),
             "strip": [{"no": i, "heat": level(v), "diff": _percent(v)} for i, v in enumerate(heat, 1)],
             "neighbours": {
                 key: {"title": e["title"], "href": _url(episode_page(e["id"]), 2)} if e else None
@@ -435,7 +440,7 @@ class _Pages:
         members = [
             {"siglum": m, "href": site.witness_url(m, 2), "base": m == family["base"]} for m in family["members"]
         ]
-        spans = [list(x) for x in _note_spans(notes, site.order, lemma_only=True).get(s, [])]
+        spans = [list(x) for x in _note_spans(notes, site.order, site.first, lemma_only=True).get(s, [])]
         runs = site.runs(s)
 
         def place(note: dict[str, Any]) -> dict[str, Any]:
@@ -449,7 +454,16 @@ class _Pages:
         notes_key, notes_html = self.notes(site, notes, place)
         inputs = [w, index, digest(text), episodes, outside, spans, lacunae, members, notes_key]
         context = functools.partial(
-            self._witness, w, text, episodes, outside, spans, lacunae, members, notes_html, len(notes)
+            self._witness,
+            w,
+            text,
+            episodes,
+            outside,
+            spans,
+            lacunae,
+            members,
+            notes_html,
+            sum(n["id"] not in site.first for n in notes),
         )
         return self.page(witness_page(s, index), inputs, context, "witness.md.jinja")
 
@@ -705,21 +719,53 @@ def _rows(ep: dict[str, Any], siglum: str) -> list[tuple[int, dict[str, Any]]]:
     return [(i, row) for i, row in enumerate(ep["rows"], 1) if row["cells"].get(siglum)]
 
 
-def _note_spans(notes: list[dict[str, Any]], order: dict[str, int], lemma_only: bool = False) -> dict[str, list[Span]]:
+def _note_spans(
+    notes: list[dict[str, Any]], order: dict[str, int], first: dict[str, str], lemma_only: bool = False
+) -> dict[str, list[Span]]:
     """Per witness, every (start, end, note id, kind, order) that notes mark in its text, sorted by start:
-    the lemma (not a lacuna's, which is the whole text the copy lacks) and every reading's place.
+    the lemma (not a lacuna's, which is the whole text the copy lacks) and every reading's place. A
+    difference stated once for its page (``first``, see ``_series``) marks each place with that note.
     ``lemma_only``: the lemmas alone (a witness page marks only its own text)."""
     spans: dict[str, list[Span]] = {}
     for note in notes:
-        kind, k = note_kind(note), order[note["id"]]
+        kind, k, nid = note_kind(note), order[note["id"]], first.get(note["id"], note["id"])
         lemma = note["lemma"]
         if lemma and note["type"] != "lacuna":
-            spans.setdefault(lemma["siglum"], []).append((lemma["start"], lemma["end"], note["id"], kind, k))
+            spans.setdefault(lemma["siglum"], []).append((lemma["start"], lemma["end"], nid, kind, k))
         if not lemma_only:
             for reading in note["readings"]:
                 for siglum, (start, end) in sorted(reading["spans"].items()):
-                    spans.setdefault(siglum, []).append((start, end, note["id"], kind, k))
+                    spans.setdefault(siglum, []).append((start, end, nid, kind, k))
     return {s: sorted(v) for s, v in spans.items()}
+
+
+def _places(place: Callable[[dict[str, Any]], dict], notes: list[dict[str, Any]]) -> dict[str, Any]:
+    """Where a page's later notes of one series stand: how many, and a link to each place (one per row)."""
+    links = {p["href"]: p for p in map(place, notes) if p["href"]}
+    return {"count": len(notes), "links": list(links.values())} if notes else {}
+
+
+def _series(pages: Iterable[list[dict[str, Any]]]) -> tuple[dict[str, str], dict[str, list[dict[str, Any]]]]:
+    """A copy's habit is stated once per page, as a 校勘記 says 下同: the same variant form again (巖 ] 岩 B),
+    or the interlinear commentary (注文) it lacks again. Returns each later note's first note, and each first
+    note's later ones. Every note stays in the export, and every place stays marked in the text."""
+    first: dict[str, str] = {}
+    again: dict[str, list[dict[str, Any]]] = {}
+    for notes in pages:
+        seen: dict[tuple, str] = {}
+        for note in notes:
+            kind = note_kind(note)
+            if note["type"] != "collation" or kind not in ("orthographic", "commentary"):
+                continue
+            sides = tuple((tuple(r["sigla"]), r["text"] if kind == "orthographic" else "") for r in note["readings"])
+            lemma = note["lemma"]["text"] if kind == "orthographic" and note["lemma"] else ""
+            key = (note["family"], kind, lemma, sides)
+            if key in seen:
+                first[note["id"]] = seen[key]
+                again.setdefault(seen[key], []).append(note)
+            else:
+                seen[key] = note["id"]
+    return first, again
 
 
 def _lacuna_note(lacuna: dict[str, Any], site: _Site) -> str:
