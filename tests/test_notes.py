@@ -34,6 +34,28 @@ def test_the_catalogue_can_name_families_and_bases(tmp_path):
     assert [(f.base, f.members, f.declared) for f in ed.families] == [("B", ("A", "B"), True), ("C", ("C",), False)]
 
 
+def test_a_simplified_copy_writing_its_standard_forms_is_not_noted(tmp_path):
+    """A modern Simplified edition of a Traditional text writes 高 for 髙 and 拔 for 㧞 as its script's
+    standard, as it writes 辽 for 遼: no note. A Simplified copy that writes a variant where the base has
+    the standard form (勑 for 敕) chose it: noted."""
+    texts = {
+        "a.txt": "髙麗不服，上以遼左早寒，草枯水凍，士馬難久留，且糧食將盡，敕班師。先㧞遼、蓋二州戶口渡遼。\n",
+        "b.txt": "高丽不服，上以辽左早寒，草枯水冻，士马难久留，且粮食将尽，敕班师。先拔辽、盖二州户口渡辽。\n",
+        "c.txt": "高丽不服，上以辽左早寒，草枯水冻，士马难久留，且粮食将尽，勑班师。先拔辽、盖二州户口渡辽。\n",
+    }
+    for name, text in texts.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    (tmp_path / "catalogue.yaml").write_text(
+        "witnesses:\n  - {file: a.txt, family: f, base: true}\n  - {file: b.txt, family: f}\n"
+        "  - {file: c.txt, family: f}\n",
+        encoding="utf-8",
+    )
+    ed = build_folder(tmp_path)
+    assert [w.script for w in ed.witnesses] == ["Hant", "Hans", "Hans"]
+    noted = [(n.cls, n.lemma_text, [(r.sigla, r.text) for r in n.readings]) for n in notes_of(ed, "collation")]
+    assert noted == [("orthographic", "敕", [(("C",), "勑")])]
+
+
 def test_every_difference_of_the_copies_located_over_the_whole_text(seeds_edition):
     found = Counter()
     for n in notes_of(seeds_edition, "collation"):

@@ -194,13 +194,17 @@ class Silence:
 
     punctuation: bool = False  # one of them is unpunctuated: its marks are not the copyist's choice
     script: bool = False  # they are in different scripts: 遼/辽 is a conversion, not a variant
+    # and which of them is in the Simplified script ("base" or "copy"): where it writes the standard form of a
+    # letter the other writes as a variant (髙 / 高, 㧞 / 拔), it followed its script's standard, not its copy
+    simplified: str = ""
 
 
 def audible(
     diff: tuple[str, list[Tok], list[Tok], int, int], how: Silence
 ) -> list[tuple[str, list[Tok], list[Tok], int, int]]:
     """A difference less what is normalised silently: punctuation against an unpunctuated copy, and,
-    between scripts, letters that differ only by the conversion (a run keeps its other letters)."""
+    between scripts, letters that differ only by the conversion or where the Simplified one writes its
+    standard form (a run keeps its other letters)."""
     cls, ta, tb, pa, pb = diff
     if cls == "punctuation":
         return [] if how.punctuation else [diff]
@@ -211,7 +215,8 @@ def audible(
         return [diff]
     out: list[tuple[str, list[Tok], list[Tok], int, int]] = []
     for x, y in zip(ta, tb, strict=True):
-        if char_to_simplified(x.t) == char_to_simplified(y.t):
+        standard = {"base": x, "copy": y}.get(how.simplified)
+        if char_to_simplified(x.t) == char_to_simplified(y.t) or (standard is not None and standard.t == standard.n):
             continue
         if out and out[-1][1][-1].at + 1 == x.at and out[-1][2][-1].at + 1 == y.at:
             out[-1][1].append(x)

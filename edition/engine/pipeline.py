@@ -242,7 +242,13 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
         bare = {s for s, t in tokens.items() if not punctuated(t, params.marks_per)}
         script = {w.siglum: w.script for w in witnesses}
         quiet = {
-            s: Silence(punctuation=bool({s, f.base} & bare), script=script[s] != script[f.base])
+            s: Silence(
+                punctuation=bool({s, f.base} & bare),
+                script=script[s] != script[f.base],
+                simplified={script[f.base]: "base", script[s]: "copy"}.get("Hans", "")
+                if script[s] != script[f.base]
+                else "",
+            )
             for f in fams
             for s in f.members
         }
