@@ -30,7 +30,8 @@ def test_quotes_stay_with_their_sentence_and_clauses_are_cut_at_commas():
     (segs,) = cut("他召來眾將，說道：“遼東早寒。我們必須立刻班師。”說完，他躬身相謝。")
     assert texts(segs) == ["他召來眾將，", "說道：", "“遼東早寒。", "我們必須立刻班師。”", "說完，", "他躬身相謝。"]
     assert [s.strength for s in segs] == [PARAGRAPH, CLAUSE, CLAUSE, SENTENCE, SENTENCE, CLAUSE]
-    assert [s.quoted for s in segs] == [False, False, False, True, False, False]
+    # no episode begins between 說道： and the words said, nor inside them
+    assert [s.quoted for s in segs] == [False, False, True, True, False, False]
     assert [s.sentence for s in segs] == [0, 0, 0, 1, 2, 2]
 
 

@@ -203,13 +203,22 @@ def cut_witness(tokens: Tokens, params: Params, keys: dict[str, int]) -> list[Cu
                     sentence += 1
                 if st >= SENTENCE and quote == 0 and _time_opens(tokens.n[tokens.index(cs) : tokens.index(ce) + 6]):
                     st = SCENE
-                out.append(Cut(cs, ce, st, p, sentence, quote > 0 and st < PARAGRAPH))
+                # the words a speaker is said to speak go with the speaking (道：「…」)
+                said = st < PARAGRAPH and text[cs] in QUOTE_OPEN and _before(text, cs) in "：:"
+                out.append(Cut(cs, ce, st, p, sentence, (quote > 0 and st < PARAGRAPH) or said))
                 for ch in text[cs:ce]:
                     if ch in QUOTE_OPEN:
                         quote += 1
                     elif ch in QUOTE_CLOSE:
                         quote = max(0, quote - 1)
     return out
+
+
+def _before(text: str, i: int) -> str:
+    """The last character before ``i`` that is not a space ('' at the start)."""
+    while i > 0 and text[i - 1].isspace():
+        i -= 1
+    return text[i - 1] if i else ""
 
 
 def _split_bare(
