@@ -634,7 +634,7 @@ def test_conventions_page_says_what_is_normalised(site, edition):
         assert re.search(rf'<th scope="row">{f["id"]}</th>', html)
         assert re.search(rf'href="../witnesses/{f["base"]}/">{f["base"]}</a><span class="ed-base">底本</span>', html)
     assert f"共 {export['normalised']['quote_styles']} 處" in html
-    for label in ("異文", "增文", "脫文", "異體", "標點", "異說", "闕文", "編者按"):
+    for label in ("異文", "增文", "脫文", "異體", "標點", "事實", "闕文", "編者按"):
         assert f'<th scope="row">{label}</th>' in html
     texts = {"P": "甲", "Q": "甲", "R": "甲"}
     families = [
