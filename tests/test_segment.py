@@ -41,6 +41,14 @@ def test_a_paragraph_that_opens_with_a_new_time_is_a_scene_break():
     assert starts["第二日，"] == SCENE and starts["李世民令李世殿後。"] == PARAGRAPH
 
 
+def test_a_sentence_saying_time_has_passed_is_a_scene_break():
+    """Not only a paragraph's dates: 日子一天天地過去 or 轉眼 at a sentence's head move the story on."""
+    (segs,) = cut("雙方又在城牆內外相持爭奪。日子一天天地過去，遼東早寒。轉眼已到九月，北風颳過。")
+    starts = {s.text: s.strength for s in segs}
+    assert starts["日子一天天地過去，"] == SCENE and starts["轉眼已到九月，"] == SCENE
+    assert starts["遼東早寒。"] == CLAUSE
+
+
 def test_hard_wrapped_unpunctuated_lines_run_on():
     lines = [
         "上以遼左早寒草枯水凍士馬難久留",

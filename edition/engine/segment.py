@@ -40,9 +40,10 @@ INDENT = "\u3000"
 _STEMS, _BRANCHES = "甲乙丙丁戊己庚辛壬癸", "子丑寅卯辰巳午未申酉戌亥"
 CYCLICAL = {_STEMS[i % 10] + _BRANCHES[i % 12] for i in range(60)}
 _MONTH = re.compile(r"(?:[春夏秋冬])?(?:闰)?(?:正|十[一二]|[一二三四五六七八九十])月")
+# the days a story counts (第二日, 次日, 是夜 …) and the idioms of a retelling that say time has passed (转眼 …)
 _TIME_WORDS = re.compile(
     r"(?:第[二三四五六七八九十]+[日天]|次日|翌日|明日|是日|是夜|当夜|当晚|这日|这天|[数几]日[后後]|次年|是岁|是月|"
-    r"[一二三四五六七八九十廿]{2,}[日号]|初[一二三四五六七八九十])"
+    r"[一二三四五六七八九十廿]{2,}[日号]|初[一二三四五六七八九十]|转眼|日子一天天|光阴|时光荏苒|不觉[已又])"
 )
 PARTICLES = set("也矣焉耳哉乎")
 
