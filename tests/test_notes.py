@@ -56,6 +56,19 @@ def test_a_simplified_copy_writing_its_standard_forms_is_not_noted(tmp_path):
     assert noted == [("orthographic", "敕", [(("C",), "勑")])]
 
 
+def test_an_interlinear_note_a_copy_lacks_is_parted_from_the_change_beside_it(tmp_path):
+    """The copy lacks the note "(兇許拱翻)" and reads 合 for 倂 right after it: a 注文 omission and a
+    substantive reading 倂 ] 合, not one substantive reading "(兇許拱翻)倂 ] 合"."""
+    (tmp_path / "a.txt").write_text("乘髙麗兇懼(兇許拱翻)倂力拔烏骨城，度鴨綠水，直取平壤。\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("乘髙麗兇懼合力拔烏骨城，度鴨綠水，直取平壤。\n", encoding="utf-8")
+    (tmp_path / "catalogue.yaml").write_text(
+        "witnesses:\n  - {file: a.txt, family: f, base: true}\n  - {file: b.txt, family: f}\n", encoding="utf-8"
+    )
+    ed = build_folder(tmp_path)
+    noted = [(n.cls, n.label, n.lemma_text, [r.text for r in n.readings]) for n in notes_of(ed, "collation")]
+    assert noted == [("omission", "注文", "(兇許拱翻)", [""]), ("substantive", "", "倂", ["合"])]
+
+
 def test_every_difference_of_the_copies_located_over_the_whole_text(seeds_edition):
     found = Counter()
     for n in notes_of(seeds_edition, "collation"):

@@ -247,7 +247,8 @@ def compare(family: Family, base: Tokens, siglum: str, copy: Tokens, quiet: Sile
         ops = Indel.opcodes(seq_base.keys[ra[0] : ra[1]], seq_copy.keys[rb[0] : rb[1]])  # one alignment for both
         quote_count += quotes(seq_base, seq_copy, ops, ra, rb)
         for d in _differences(seq_base, seq_copy, ops, ra, rb, be, ce):
-            diffs += audible(d, quiet)
+            for part in _apart(d):
+                diffs += audible(part, quiet)
     # a copy that lacks the base's start or end has a lacuna there, not omissions
     for edge in (0, -1):
         if not diffs:
@@ -312,6 +313,44 @@ def _commentary(gap: str) -> bool:
     else: an edition without the commentary lacks them all, and they are a kind of their own to the reader."""
     rest = "".join(gap.split())
     return bool(rest) and not _NOTES.sub("", rest)
+
+
+def _apart(
+    diff: tuple[str, list[Tok], list[Tok], int, int],
+) -> list[tuple[str, list[Tok], list[Tok], int, int]]:
+    """A change that begins or ends with a whole interlinear note one side lacks, parted in two: the note
+    (注文) and the change beside it, classed on its own -- "(兇許拱翻)倂 ] 并" is a note the copy lacks and
+    倂 written 并, not one substantive reading."""
+    cls, ta, tb, _, _ = diff
+    if cls != "substantive":
+        return [diff]
+    for mine, theirs, gap in ((ta, tb, "omission"), (tb, ta, "addition")):
+        for first in (True, False):
+            note = _note_at(mine, first)
+            if not note or not theirs or _note_at(theirs, first):
+                continue
+            rest = mine[len(note) :] if first else mine[: -len(note)]
+            if not any(not t.mark for t in rest):
+                continue
+            place = theirs[0].at if first else theirs[-1].at + 1
+            same = [t.n for t in rest if not t.mark] == [t.n for t in theirs if not t.mark]
+            kind = "orthographic" if same and len(rest) == len(theirs) else "substantive"
+            if gap == "omission":
+                parted = [(gap, note, [], note[0].at, place), (kind, rest, theirs, rest[0].at, theirs[0].at)]
+            else:
+                parted = [(gap, [], note, place, note[0].at), (kind, theirs, rest, theirs[0].at, rest[0].at)]
+            return parted if first else parted[::-1]
+    return [diff]
+
+
+def _note_at(toks: list[Tok], first: bool) -> list[Tok]:
+    """The whole bracketed note at the start (or the end) of a run of tokens, if there is one."""
+    text = "".join(t.t for t in toks)
+    found = [m for m in _NOTES.finditer(text) if (m.start() == 0 if first else m.end() == len(text))]
+    if not found or len(text) != len(toks):
+        return []
+    a, b = found[0].span()
+    return toks[a:b]
 
 
 def _first_letter(t: Tokens) -> int:
