@@ -44,7 +44,7 @@ def _suggestions(args) -> int:
 
     from .engine.load import load_witnesses
     from .engine.normalise import Normaliser
-    from .engine.register import suggest
+    from .engine.register import provisional, suggest
 
     resources = load_resources(data_folders(args.seeds, Path.cwd()), None, False)
     norm = Normaliser(resources.variants)
@@ -53,10 +53,11 @@ def _suggestions(args) -> int:
     print("# Suggested entries for register.yaml: check each by reading before you add it.")
     for kind in ("person", "place"):
         print(f"{kind}s:")
-        for k, x in enumerate((x for x in found if x.kind == kind), 1):
-            names = json.dumps(list(x.shown), ensure_ascii=False)
+        entries = provisional(found, (kind,)).entries
+        for e, x in zip(entries, (x for x in found if x.kind == kind), strict=True):
+            names = json.dumps(list(e.aliases), ensure_ascii=False)
             print(f"  # {x.count} times in {', '.join(x.witnesses)}: …{x.example}…")
-            print(f"  - {{id: {kind}-{k}, name: {json.dumps(x.shown[0], ensure_ascii=False)}, aliases: {names}}}")
+            print(f"  - {{id: {e.id}, name: {json.dumps(e.name, ensure_ascii=False)}, aliases: {names}}}")
     return 0
 
 

@@ -35,6 +35,7 @@ _DAY = r"(?:初[一二三四五六七八九十]|[一二三四五六七八九十�
 _DATE = re.compile(rf"{_MONTH}(?:{_DAY}|初)?|(?:[一二三四五六七八九十廿卅]{{2,3}}|初[一二三四五六七八九十])日")
 _STEMS, _BRANCHES = "甲乙丙丁戊己庚辛壬癸", "子丑寅卯辰巳午未申酉戌亥"
 _CYCLICAL = re.compile("|".join(_STEMS[i % 10] + _BRANCHES[i % 12] for i in range(60)))
+IDIOMS = {"万一"}  # numerals that make a word, not a count, when no measure follows
 AGREE = 3  # independent families that must agree on a number or a date for a note to say so
 KIND_LABEL = {"person": "人名", "place": "地名", "thing": "名物", "number": "數目", "date": "時日"}
 
@@ -83,8 +84,8 @@ def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
         digits = [c for c in word if c in NUMERALS]
         if not measure and len(digits) < 2:
             continue  # one numeral alone is an article or part of a word, not a count (一番, 百姓, 万岁)
-        if not measure and len(digits) >= 2 and len(set(digits)) == 1:
-            continue
+        if not measure and (len(set(digits)) == 1 or word in IDIOMS):
+            continue  # 一一, 万万; 万一 (in case): words, not counts
         value, approx = number_value(word)
         start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
         key = measure or "count"

@@ -28,7 +28,7 @@ from .families import families
 from .load import load_witnesses
 from .model import Edition, EpisodeResult, Family, Lacuna, Note, Reading, Row, Segment, Span, Tokens, Witness
 from .normalise import Normaliser
-from .register import Mention, Mentions, entities, mention_forms, mentions
+from .register import Mention, Mentions, entities, mention_forms, mentions, stand_in
 from .resources import Resources
 from .segment import CLOSERS, FINAL, cut_at, punctuated, segment
 
@@ -267,13 +267,19 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
             if len(f.members) > 1
         ]
         lacunae = [x for c in collated for x in c.lacunae] + unfinished(witnesses, tokens, fams, bare)
-        forms = mention_forms(resources.register, norm)
+        register = cache.get(
+            ("register", everything), partial(stand_in, resources.register, norm, tokens, resources.surnames)
+        )
+        forms = mention_forms(register, norm)
+        named = digest(repr(sorted(forms)))  # a register the texts suggest changes with any of them
         found = tuple(
             m
             for w in witnesses
-            for m in cache.get(("mentions", *keys[w.siglum]), partial(mentions, w.siglum, tokens[w.siglum], forms))
+            for m in cache.get(
+                ("mentions", *keys[w.siglum], named), partial(mentions, w.siglum, tokens[w.siglum], forms)
+            )
         )
-        facts = Facts(resources.register, found, tokens, fams, norm.fold_text)
+        facts = Facts(register, found, tokens, fams, norm.fold_text)
         notes = locate(tag([n for c in collated for n in c.notes], found) + lacuna_notes(lacunae, tokens), episodes)
         notes += [
             n for ep in episodes for n in cache.get(("facts", rows_key(ep), everything), partial(facts.notes, ep))
@@ -289,7 +295,7 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
         families=fams,
         notes=tuple(sort_notes(notes, episodes)),
         lacunae=tuple(lacunae),
-        register=resources.register.entries,
+        register=register.entries,
         mentions=found,
         quote_styles=quotes,
         unpunctuated=tuple(w.siglum for w in witnesses if w.siglum in bare),

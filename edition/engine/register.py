@@ -203,7 +203,7 @@ PLACE_SUFFIX = set("城州水关山河江泽沟岭郡县镇营")
 SPEECH = set("曰说道言令率命奏谓问答领带笑叹喝听闻见拜跪请")  # what a person does, right after the name
 NOT_IN_NAME = set("的了军兵人等不上下来去是在之其而以于与及也又亦皆都所为已将把被着过到城州东西南北")
 NOT_BEFORE_PLACE = set(
-    "此该其各守攻登入出全满这那本敌我京都内外上下进到至向往回返离于在从把将被之的了护绕发过经抵赴还渡度驻城"
+    "此该其各守攻打取破拔克围救登入出全满这那本敌我京都内外上下进到至向往回返离于在从把将被之的了护绕发过经抵赴还渡度驻城"
 )
 NOT_BEFORE_PLACE |= set("十百千万两一二三四五六七八九")
 
@@ -264,3 +264,26 @@ def suggest(
         wits = tuple(sorted({x for x, _ in where}))
         out.append(Suggestion(kind, word, shown, len(where), wits, t.text[a:b].replace("\n", " ")))
     return sorted(out, key=lambda x: (x.kind, -x.count, x.folded))
+
+
+PROVISIONAL = "機器據文本擬出，未經編者審定"  # the note of an entry the texts suggested, not the editor
+
+
+def provisional(found: list[Suggestion], kinds: tuple[str, ...]) -> Register:
+    """The suggestions of ``kinds`` as register entries (ids ``place-1`` …, in the order ``suggest`` gives)."""
+    return Register(
+        tuple(
+            Entry(f"{kind}-{k}", kind, x.shown[0], x.shown, note=PROVISIONAL)
+            for kind in kinds
+            for k, x in enumerate((x for x in found if x.kind == kind), 1)
+        )
+    )
+
+
+def stand_in(register: Register, norm: Normaliser, tokens: dict[str, Tokens], surnames: tuple[str, ...]) -> Register:
+    """The register the facts use: the editor's; without one, the places the texts suggest, so that a new
+    edition's accounts are compared on where things happen (營州, 定州) from the first build. Places only: a
+    place's ending (城, 州, 水 …) is a surer sign than a surname, which 高丽 and 方才 also begin with."""
+    if register.entries:
+        return register
+    return provisional(suggest(register, norm, tokens, surnames), ("place",))
