@@ -198,6 +198,13 @@ class Silence:
     # letter the other writes as a variant (髙 / 高, 㧞 / 拔), it followed its script's standard, not its copy
     simplified: str = ""
 
+    @classmethod
+    def between(cls, base_script: str, copy_script: str, unpunctuated: bool) -> Silence:
+        """What passes silently between a copy and its base, from their scripts and marks."""
+        other = base_script != copy_script
+        side = {base_script: "base", copy_script: "copy"}.get("Hans", "") if other else ""
+        return cls(punctuation=unpunctuated, script=other, simplified=side)
+
 
 def audible(
     diff: tuple[str, list[Tok], list[Tok], int, int], how: Silence
@@ -214,9 +221,9 @@ def audible(
     if cls != "orthographic" or not how.script:
         return [diff]
     out: list[tuple[str, list[Tok], list[Tok], int, int]] = []
+    side = {"base": 0, "copy": 1}.get(how.simplified)  # the Simplified side's letter, if it writes its standard
     for x, y in zip(ta, tb, strict=True):
-        standard = {"base": x, "copy": y}.get(how.simplified)
-        if char_to_simplified(x.t) == char_to_simplified(y.t) or (standard is not None and standard.t == standard.n):
+        if char_to_simplified(x.t) == char_to_simplified(y.t) or (side is not None and (x, y)[side].t == x.n):
             continue
         if out and out[-1][1][-1].at + 1 == x.at and out[-1][2][-1].at + 1 == y.at:
             out[-1][1].append(x)

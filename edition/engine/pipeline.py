@@ -242,15 +242,7 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
         bare = {s for s, t in tokens.items() if not punctuated(t, params.marks_per)}
         script = {w.siglum: w.script for w in witnesses}
         quiet = {
-            s: Silence(
-                punctuation=bool({s, f.base} & bare),
-                script=script[s] != script[f.base],
-                simplified={script[f.base]: "base", script[s]: "copy"}.get("Hans", "")
-                if script[s] != script[f.base]
-                else "",
-            )
-            for f in fams
-            for s in f.members
+            s: Silence.between(script[f.base], script[s], bool({s, f.base} & bare)) for f in fams for s in f.members
         }
         collated = [
             combine(
@@ -271,7 +263,7 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
             ("register", everything), partial(stand_in, resources.register, norm, tokens, resources.surnames)
         )
         forms = mention_forms(register, norm)
-        named = digest(repr(sorted(forms)))  # a register the texts suggest changes with any of them
+        named = digest(repr(sorted(forms.items())))  # a register the texts suggest changes with any of them
         found = tuple(
             m
             for w in witnesses

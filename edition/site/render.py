@@ -181,6 +181,10 @@ class _Site:
         self.variance = Variance(export, lambda text: forms.forms(text)[1])
         self._runs: dict[str, list[tuple[int, int]]] = {}
 
+    def listed(self, notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The notes a page lists: all but those that say again what an earlier one says (下同)."""
+        return [n for n in notes if n["id"] not in self.first]
+
     def witness_url(self, siglum: str, depth: int) -> str:
         return _url(witness_page(siglum, self.index[siglum]), depth)
 
@@ -295,8 +299,7 @@ class _Pages:
         ``place(note)`` gives the link back to where the note stands (``{"href", "label"}``)."""
         listed = [
             {**_listed(note, site, place(note)), "again": _places(place, site.again.get(note["id"], []))}
-            for note in notes
-            if note["id"] not in site.first
+            for note in site.listed(notes)
         ]
         return self.fragment("notes", listed, lambda: MACROS.notes([{**n, "editor": _editor(n)} for n in listed]))
 
@@ -380,7 +383,7 @@ class _Pages:
             ],
             "lacking": [w["siglum"] for w in site.witnesses if not amount[w["siglum"]]],
             "kinds": [{"id": c, "label": KIND_LABELS[c]} for c in KINDS],
-            "notes_count": sum(n["id"] not in site.first for n in notes),
+            "notes_count": len(site.listed(notes)),
             "strip": [{"no": i, "heat": level(v), "diff": _percent(v)} for i, v in enumerate(heat, 1)],
             "neighbours": {
                 key: {"title": e["title"], "href": _url(episode_page(e["id"]), 2)} if e else None
@@ -463,7 +466,7 @@ class _Pages:
             lacunae,
             members,
             notes_html,
-            sum(n["id"] not in site.first for n in notes),
+            len(site.listed(notes)),
         )
         return self.page(witness_page(s, index), inputs, context, "witness.md.jinja")
 
