@@ -193,16 +193,23 @@ def test_hiding_a_kind_never_renumbers_the_notes(page, base_url, export):
     shot(page, "anshi-dialogue-notes-one-kind-hidden")
 
 
-def test_variant_forms_wait_until_the_reader_asks(desktop, base_url):
-    """異體 notes (儘/盡, 迴/回 in 安市對話) are in the page but hidden at first, and one tick shows them."""
+def test_variant_forms_stand_apart_and_their_marks_wait_until_the_reader_asks(desktop, base_url):
+    """異體 notes (儘/盡, 迴/回 in 安市對話) are not in the apparatus but listed after it (異體字不出校); their
+    marks in the text are off at first, and one tick lights them."""
     desktop.goto(base_url + EPISODE)
-    variants = desktop.locator('li.ed-note[data-kind="orthographic"]')
-    assert variants.count() >= 2
-    assert desktop.locator('li.ed-note[data-kind="orthographic"]:visible').count() == 0
-    assert desktop.locator('li.ed-note[data-kind="fact"]:visible').count() > 0
+    apparatus, forms = desktop.locator("#notes + ol.ed-notes"), desktop.locator("ol.ed-forms")
+    assert apparatus.locator('li[data-kind="orthographic"]').count() == 0
+    assert apparatus.locator('li[data-kind="fact"]:visible').count() > 0
+    variants = forms.locator('li[data-kind="orthographic"]')
+    assert variants.count() >= 2 and forms.locator('li[data-kind="orthographic"]:visible').count() == variants.count()
+    assert apparatus.bounding_box()["y"] < forms.bounding_box()["y"]
+    first = variants.first.get_attribute("id")
+    marks = desktop.locator(f'mark.v[data-notes~="{first}"]')
+    assert marks.count() >= 2  # the lemma in A and the reading in B
+    assert marks.evaluate_all("ms => ms.every(m => m.classList.contains('v-off'))")
     assert not desktop.is_checked('input[data-kind="orthographic"]')
     desktop.check('input[data-kind="orthographic"]')
-    assert desktop.locator('li.ed-note[data-kind="orthographic"]:visible').count() == variants.count()
+    assert marks.evaluate_all("ms => ms.every(m => !m.classList.contains('v-off'))")
     desktop.goto(base_url + "episodes/withdrawal/")  # the choice is kept across pages
     assert desktop.is_checked('input[data-kind="orthographic"]')
 
@@ -297,10 +304,10 @@ def test_script_switch_changes_text_and_lang_not_the_notes(page, base_url):
     cell = page.locator('.ed-parallel td[data-w="C"]:has(.t)').first
     assert cell.get_attribute("lang") == "zh-Hans"
     assert page.locator('.ed-parallel td[data-w="A"]').first.get_attribute("lang") == "zh-Hant"
-    before, notes = cell.inner_text(), page.locator("ol.ed-notes").inner_text()
+    before, notes = cell.inner_text(), page.locator("#notes + ol.ed-notes").inner_text()
     page.check('input[name="ed-script"][value="t"]')
     assert cell.inner_text() != before and cell.get_attribute("lang") == "zh-Hant"
-    assert page.locator("ol.ed-notes").inner_text() == notes
+    assert page.locator("#notes + ol.ed-notes").inner_text() == notes
     shot(page, "anshi-dialogue-traditional")
     page.goto(base_url + "witnesses/C/")  # persists, and applies to witness pages too
     assert page.is_checked('input[name="ed-script"][value="t"]')
@@ -486,7 +493,7 @@ def test_print_gives_the_table_then_its_apparatus(desktop, base_url):
     desktop.emulate_media(media="print")
     for hidden in (".md-header", ".md-sidebar--primary", ".ed-controls", ".ed-strip", ".ed-cite", ".ed-downloads"):
         assert not desktop.locator(hidden).first.is_visible(), hidden
-    table, notes = desktop.locator(".ed-parallel"), desktop.locator("ol.ed-notes")
+    table, notes = desktop.locator(".ed-parallel"), desktop.locator("#notes + ol.ed-notes")
     assert table.is_visible() and notes.is_visible()
     assert table.bounding_box()["y"] < notes.bounding_box()["y"]
     assert table.bounding_box()["width"] > 0.8 * desktop.viewport_size["width"]

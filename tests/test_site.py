@@ -175,7 +175,11 @@ def test_notes_and_marks_link_to_existing_anchors(site, edition):
         )
         mine = [n for n in export["notes"] if n["row"] in rows and rows[n["row"]][0] == ep["id"]]
         mine = [n for n in mine if n["id"] not in repeats(mine)]
+        # the apparatus, then the variant forms and missing commentary after it, under their own heading
+        mine = [n for n in mine if not is_form(n)] + [n for n in mine if is_form(n)]
         assert [n for n, _, _ in listed] == [n["id"] for n in mine]
+        apparatus, _, forms = html.partition('<h2 id="forms">')
+        assert all(f'<li id="{n["id"]}"' in (forms if is_form(n) else apparatus) for n in mine)
         assert all(no == n[1:] for n, no, _ in listed)  # numbered by id: filters never renumber
         assert [f"r{rows[n['row']][1]}" for n in mine] == [r for _, _, r in listed]
         assert all(r in ids for _, _, r in listed)
@@ -208,6 +212,11 @@ def test_notes_outside_the_episodes_are_on_their_family_base_page(site, edition)
         assert f'<li id="{note["id"]}" class="ed-note' in html
         if note["type"] == "lacuna":
             assert escape_text(note["text"]) in html
+
+
+def is_form(note) -> bool:
+    """A variant form or a missing interlinear note: listed apart from the apparatus (異體字不出校)."""
+    return note["type"] == "collation" and (note["class"] == "orthographic" or note["label"] == "注文")
 
 
 def repeats(notes):

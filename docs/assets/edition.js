@@ -1,6 +1,7 @@
 /* The reader's side of the edition pages (no library; runs on every page through Material's document$).
  *
- * - Filters: show/hide witnesses and note kinds (異體 and 注文 hidden until the reader asks), display script; kept in
+ * - Filters: show/hide witnesses and note kinds (the marks of 異體 and 注文, listed apart after the apparatus, hidden
+ *   until the reader asks), display script; kept in
  *   localStorage across pages, and restored from a cited URL (?w=A,B&s=t). A note is hidden when its kind is hidden, or when fewer than
  *   two of the sides it sets against each other (one, for a lacuna or an editor's note) are still shown;
  *   notes keep their numbers (their ids). A mark is shown while any of its notes is.
@@ -54,15 +55,17 @@
     all(".ed-parallel [data-w]").forEach(function (el) { el.hidden = hiddenW.indexOf(el.dataset.w) >= 0; });
     var shownNotes = {};
     all("li.ed-note[id]").forEach(function (el) {
-      var show = hiddenK.indexOf(el.dataset.kind) < 0;
-      if (show && table) {
+      var sidesOn = true;
+      if (table) {
         var need = +el.dataset.need || 1;
         var sides = el.dataset.sides.split("|").filter(function (side) {
           return side.split(" ").some(function (s) { return hiddenW.indexOf(s) < 0; });
         });
-        show = sides.length >= need;
+        sidesOn = sides.length >= need;
       }
-      el.hidden = !show;
+      var show = sidesOn && hiddenK.indexOf(el.dataset.kind) < 0;
+      // the table of forms lists its entries whatever kinds are ticked: the ticks light their marks in the text
+      el.hidden = !(el.closest(".ed-forms") ? sidesOn : show);
       shownNotes[el.id] = show;
     });
     all("mark.v").forEach(function (el) {

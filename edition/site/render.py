@@ -138,6 +138,11 @@ def _key(what: str, name: str, inputs: Any) -> tuple:
     return (what, name, TEMPLATES_DIGEST, digest(data))
 
 
+# Kinds a 校勘記 leaves out by the usual rule (異體字不出校): each page lists them apart, after its apparatus, so
+# the apparatus says what changes the text; they stay notes in the export, and marked in the text.
+FORMS = ("orthographic", "commentary")
+
+
 def note_kind(note: dict[str, Any]) -> str:
     """What a note's mark and filter go by: the class of a collation note (an omitted or added interlinear
     note, labelled 注文, apart), else its type."""
@@ -181,9 +186,10 @@ class _Site:
         self.variance = Variance(export, lambda text: forms.forms(text)[1])
         self._runs: dict[str, list[tuple[int, int]]] = {}
 
-    def listed(self, notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The notes a page lists: all but those that say again what an earlier one says (下同)."""
-        return [n for n in notes if n["id"] not in self.first]
+    def listed(self, notes: list[dict[str, Any]], forms: bool = False) -> list[dict[str, Any]]:
+        """The notes a page lists in its apparatus, or (``forms``) in its table of variant forms and missing
+        commentary (``FORMS``): all but those that say again what an earlier one says (下同)."""
+        return [n for n in notes if n["id"] not in self.first and (note_kind(n) in FORMS) == forms]
 
     def witness_url(self, siglum: str, depth: int) -> str:
         return _url(witness_page(siglum, self.index[siglum]), depth)
@@ -294,14 +300,24 @@ class _Pages:
 
     # --- notes --------------------------------------------------------------------------------------------------
 
-    def notes(self, site: _Site, notes: list[dict[str, Any]], place: Callable[[dict[str, Any]], dict]) -> tuple:
-        """The apparatus of a page (rendered by the ``notes`` macro, cached) and its key's digest;
+    def notes(
+        self, site: _Site, notes: list[dict[str, Any]], place: Callable[[dict[str, Any]], dict]
+    ) -> tuple[list[str], dict[str, Any]]:
+        """A page's apparatus (``notes``) and its table of variant forms and missing commentary (``forms``),
+        each rendered by the ``notes`` macro and cached, with their counts, and the keys' digests;
         ``place(note)`` gives the link back to where the note stands (``{"href", "label"}``)."""
-        listed = [
-            {**_listed(note, site, place(note)), "again": _places(place, site.again.get(note["id"], []))}
-            for note in site.listed(notes)
-        ]
-        return self.fragment("notes", listed, lambda: MACROS.notes([{**n, "editor": _editor(n)} for n in listed]))
+        keys, out = [], {}
+        for name, forms in (("notes", False), ("forms", True)):
+            listed = [
+                {**_listed(note, site, place(note)), "again": _places(place, site.again.get(note["id"], []))}
+                for note in site.listed(notes, forms)
+            ]
+            key, out[name] = self.fragment(
+                name, listed, lambda listed=listed, name=name: MACROS.notes([{**n, "editor": _editor(n)} for n in listed], name)
+            )
+            keys.append(key)
+            out[f"{name}_count"] = len(listed)
+        return keys, out
 
     # --- episode pages ------------------------------------------------------------------------------------------
 
@@ -310,9 +326,9 @@ class _Pages:
         cached apart: an edit re-renders only the rows it changes (a row's spans are relative to its
         segments, so text moved by an edit before it changes nothing), and every row is looked up in every
         build, so the cache, which forgets what a build leaves unused, keeps them all."""
-        head, rows, (notes_key, notes) = self._episode(ep, site, k)
-        inputs = [head, [key for key, _ in rows], notes_key]
-        context = {**head, "rows": [row for _, row in rows], "notes": notes}
+        head, rows, (notes_keys, lists) = self._episode(ep, site, k)
+        inputs = [head, [key for key, _ in rows], notes_keys]
+        context = {**head, "rows": [row for _, row in rows], **lists}
         return self.page(episode_page(ep["id"]), inputs, lambda: context, "episode.md.jinja")
 
     def _episode(self, ep: dict[str, Any], site: _Site, k: int) -> tuple[dict, list, tuple]:
@@ -383,7 +399,6 @@ class _Pages:
             ],
             "lacking": [w["siglum"] for w in site.witnesses if not amount[w["siglum"]]],
             "kinds": [{"id": c, "label": KIND_LABELS[c]} for c in KINDS],
-            "notes_count": len(site.listed(notes)),
             "strip": [{"no": i, "heat": level(v), "diff": _percent(v)} for i, v in enumerate(heat, 1)],
             "neighbours": {
                 key: {"title": e["title"], "href": _url(episode_page(e["id"]), 2)} if e else None
@@ -454,8 +469,8 @@ class _Pages:
             start = runs[max(0, bisect.bisect_right(runs, (at, float("inf"))) - 1)][0] if runs else 0
             return {"href": f"#o{start}", "label": "見文", "title": "到本文中此處"}
 
-        notes_key, notes_html = self.notes(site, notes, place)
-        inputs = [w, index, digest(text), episodes, outside, spans, lacunae, members, notes_key]
+        notes_keys, lists = self.notes(site, notes, place)
+        inputs = [w, index, digest(text), episodes, outside, spans, lacunae, members, notes_keys]
         context = functools.partial(
             self._witness,
             w,
@@ -465,12 +480,11 @@ class _Pages:
             spans,
             lacunae,
             members,
-            notes_html,
-            len(site.listed(notes)),
+            lists,
         )
         return self.page(witness_page(s, index), inputs, context, "witness.md.jinja")
 
-    def _witness(self, w, text, episodes, outside, spans, lacunae, members, notes, notes_count) -> dict[str, Any]:
+    def _witness(self, w, text, episodes, outside, spans, lacunae, members, lists) -> dict[str, Any]:
         runs: list[tuple[int, int, str, dict[str, Any] | None, bool]] = []  # (start, end, kind, row link, moved)
         listed = []
         for ep_id, title, rows in episodes:
@@ -535,8 +549,7 @@ class _Pages:
             "episodes": listed,
             "passages": passages,
             "alt": self.alt(text),
-            "notes": notes,
-            "notes_count": notes_count,
+            **lists,
             "kinds": [{"id": c, "label": KIND_LABELS[c]} for c in KINDS],
         }
 
