@@ -230,6 +230,19 @@ def test_without_a_register_numbers_still_stand_against_each_other(tmp_path):
     assert {"營州", "定州", "蒲沟"} <= {e.name for e in ed.register}
 
 
+def test_counts_without_a_measure_are_never_set_against_each_other(tmp_path):
+    """The seeds and the development set in one edition: D's 三千 (飛騎) and P's 百八十 (里, in a commentary) fall
+    in one row of 太子迎駕, and C's 六七 and T's 十九 in one of 遼澤. A count whose measure is unknown may count
+    something else: only counts with one measure differ (數萬人 / 一万人 / 万人); bare counts may only agree (四萬)."""
+    from tests.gold import combined_folder
+
+    ed = build_folder(combined_folder(tmp_path / "both"))
+    numbers = {n.label: n.text for n in notes_of(ed, "fact") if n.cls == "number"}
+    assert "數目" not in numbers  # the bare label: differing counts of unknown things
+    assert numbers["數目（人）"].startswith("數目（人）：A、B 作數萬人；C 作一万人；D、")
+    assert "四萬" in numbers["數目，所記同數"]
+
+
 NORM = Normaliser({})
 
 

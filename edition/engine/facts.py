@@ -344,6 +344,8 @@ class Facts:
             agreed = len({x.value for x in slot.values()}) == 1
             if len(self._families(slot)) < (AGREE if agreed else 2):
                 continue
+            if key == "count" and not agreed:
+                continue  # counts of what? 三千 (飛騎) against 百八十 (里) in one row may count two things
             if key == "date" and not all(_whole(x.value) for x in slot.values()):
                 continue  # 九月十八日 and 二十一日 may be two events' days: only whole dates are compared
             label = "時日" if kind == "date" else ("數目" if key == "count" else f"數目（{key}）")
