@@ -230,17 +230,32 @@ def test_without_a_register_numbers_still_stand_against_each_other(tmp_path):
     assert {"營州", "定州", "蒲沟"} <= {e.name for e in ed.register}
 
 
-def test_counts_without_a_measure_are_never_set_against_each_other(tmp_path):
-    """The seeds and the development set in one edition: D's 三千 (飛騎) and P's 百八十 (里, in a commentary) fall
-    in one row of 太子迎駕, and C's 六七 and T's 十九 in one of 遼澤. A count whose measure is unknown may count
-    something else: only counts with one measure differ (數萬人 / 一万人 / 万人); bare counts may only agree (四萬)."""
+@pytest.fixture(scope="module")
+def both(tmp_path_factory):
+    """The seeds and the development set in one edition: eight families, a new witness for each of them."""
     from tests.gold import combined_folder
 
-    ed = build_folder(combined_folder(tmp_path / "both"))
-    numbers = {n.label: n.text for n in notes_of(ed, "fact") if n.cls == "number"}
+    return build_folder(combined_folder(tmp_path_factory.mktemp("both")))
+
+
+def test_counts_without_a_measure_are_never_set_against_each_other(both):
+    """D's 三千 (飛騎) and P's 百八十 (里, in a commentary) fall in one row of 太子迎駕, and C's 六七 and T's 十九 in
+    one of 遼澤. A count whose measure is unknown may count something else: only counts with one measure
+    differ (數萬人 / 一万人 / 万人); bare counts may only agree (四萬)."""
+    numbers = {n.label: n.text for n in notes_of(both, "fact") if n.cls == "number"}
     assert "數目" not in numbers  # the bare label: differing counts of unknown things
     assert numbers["數目（人）"].startswith("數目（人）：A、B 作數萬人；C 作一万人；D、")
     assert "四萬" in numbers["數目，所記同數"]
+
+
+def test_dates_of_two_months_in_one_row_are_two_events(both):
+    """A/B: 唐軍自九月十八日離開安市……行到……蒲溝……時間已進入十月; Q: 冬十月丙申朔，上至蒲沟. 丙申 is a day of
+    the tenth month, so it does not stand against 九月十八日; the months agree (十月), and a cyclical day of
+    unknown month still stands against a whole date (乙酉 / 九月二十日)."""
+    dates = [n.text for n in notes_of(both, "fact") if n.cls == "date"]
+    assert not any("九月十八日" in t and "丙申" in t for t in dates)
+    assert any(t.startswith("時日：A、B、Q 作十月；E 作十月初") for t in dates)
+    assert "時日：E 作九月二十日；P、Q、U 作乙酉" in dates
 
 
 NORM = Normaliser({})
@@ -279,3 +294,5 @@ def test_numerals_are_read_by_cn2an():
 def test_dates_are_whole():
     t, s = seg_of("不得不于九月十八日下令班师，雨季集中在六七月间。乙酉，至辽东。")
     assert [d.value for d in dates(t, s)] == ["九月十八日", "乙酉"]
+    t, s = seg_of("冬，十月，丙申朔，上至蒲沟驻马")  # 資治通鑑 as punctuated in a modern edition (Q)
+    assert [(d.key, d.value) for d in dates(t, s)] == [("month", "十月"), ("date", "十月丙申")]

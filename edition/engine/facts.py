@@ -35,6 +35,9 @@ _DAY = r"(?:初[一二三四五六七八九十]|[一二三四五六七八九十�
 _DATE = re.compile(rf"{_MONTH}(?:{_DAY}|初)?|(?:[一二三四五六七八九十廿卅]{{2,3}}|初[一二三四五六七八九十])日")
 _STEMS, _BRANCHES = "甲乙丙丁戊己庚辛壬癸", "子丑寅卯辰巳午未申酉戌亥"
 _CYCLICAL = re.compile("|".join(_STEMS[i % 10] + _BRANCHES[i % 12] for i in range(60)))
+# a cyclical day with the month just before it is that month's day (冬十月丙申朔)
+_DAY_OF_MONTH = re.compile(rf"(?:{_MONTH})?(?:{_CYCLICAL.pattern})")
+_MONTH_OF = re.compile(_MONTH)
 IDIOMS = {"万一"}  # numerals that make a word, not a count, when no measure follows
 AGREE = 3  # independent families that must agree on a number or a date for a note to say so
 KIND_LABEL = {"person": "人名", "place": "地名", "thing": "名物", "number": "數目", "date": "時日"}
@@ -97,7 +100,7 @@ def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
 
 def dates(tokens: Tokens, seg: Segment) -> list[Said]:
     n, out = seg.folded, []
-    for rx in (_DATE, _CYCLICAL):
+    for rx in (_DATE, _DAY_OF_MONTH):
         for m in rx.finditer(n):
             a, b = m.span()
             start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
@@ -109,7 +112,12 @@ def dates(tokens: Tokens, seg: Segment) -> list[Said]:
 def _whole(date: str) -> bool:
     """A date that can stand against another: a month with its day, or a cyclical day (九月十八日, 乙酉);
     九月十八日 and 二十一日, or 十月初, may be two events' days."""
-    return ("月" in date and "日" in date) or bool(_CYCLICAL.fullmatch(date))
+    return ("月" in date and "日" in date) or bool(_DAY_OF_MONTH.fullmatch(date))
+
+
+def _months(dates: Iterable[str]) -> set[str]:
+    """The months some of these dates name (十月丙申, 九月十八日; 乙酉 names none)."""
+    return {m.group() for d in dates for m in [_MONTH_OF.match(d)] if m}
 
 
 def _month(date: str) -> bool:
@@ -348,6 +356,8 @@ class Facts:
                 continue  # counts of what? 三千 (飛騎) against 百八十 (里) in one row may count two things
             if key == "date" and not all(_whole(x.value) for x in slot.values()):
                 continue  # 九月十八日 and 二十一日 may be two events' days: only whole dates are compared
+            if key == "date" and not agreed and len(_months(x.value for x in slot.values())) > 1:
+                continue  # 九月十八日 and 十月丙申, told in one row, date two events (left Anshi; reached 蒲溝)
             label = "時日" if kind == "date" else ("數目" if key == "count" else f"數目（{key}）")
             if agreed:  # the label says they are one value
                 label += {"date": "，所記同日", "month": "，所記同月"}.get(key, "，所記同數")
