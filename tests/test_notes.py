@@ -186,13 +186,19 @@ def test_a_number_told_differently_quotes_each_witness_as_it_reads(seeds_edition
 
 @pytest.mark.parametrize(
     ("episode", "fact"),
-    [("liao-marshes", "所渡之水"), ("liao-marshes", "暴雪之時"), ("liao-marshes", "棉衣"), ("rite", "祭品")],
+    [
+        ("liao-marshes", "所渡之水"),
+        ("liao-marshes", "暴雪之時"),
+        ("liao-marshes", "棉衣"),
+        ("liao-marshes", "泥淖之名"),
+        ("rite", "祭品"),
+    ],
 )
 def test_a_fact_of_the_moment_is_stated_with_every_witness_that_tells_it(seeds_edition, episode, fact):
     """Facts read off the seeds by hand (tests/gold/facts.yaml): the river crossed (遼水 / 辽河 / 辽水, one
     place in three families), the month of the blizzard (十月 / 十月初), the padded clothes (棉衣 in two
-    families), the offering at the rite (太牢 in three families). Each is one note quoting every witness the
-    gold lists."""
+    families), the marsh only C names (辽泽; A/B say 泥淖, D/E 沼泽), the offering at the rite (太牢 in three
+    families). Each is one note quoting every witness the gold lists."""
     from tests.gold import fact_stated
 
     gold = next(f for f in yaml.safe_load(GOLD_FACTS.read_text(encoding="utf-8"))[episode] if f["fact"] == fact)

@@ -268,7 +268,10 @@ class Facts:
             role = ""  # the title an entry in another witness's reading shares with this one (太子)
             slot = {s: best[s][e] for s in who[e]}
             rows = {r for s in who[e] for r in rows_of[(s, e)]}
-            if len(self._families(s for s, x in slot.items() if x.how != "title")) < 2 and entry.names:
+            namers = self._families(s for s, x in slot.items() if x.how != "title")
+            # one text names it, and two others only describe it (遼澤: C; 泥淖 A/B, 沼泽 D/E): who names it is the fact
+            described = entry.names and len(namers) == 1 and len(self._families(slot)) >= AGREE
+            if len(namers) < 2 and entry.names and not described:
                 continue  # only one text names it: nothing stands against it (an alternative needs a pair)
             for s in present:
                 if s in slot or e in self.in_episode.get(s, ()):
@@ -292,7 +295,7 @@ class Facts:
                 if len(pick) == 1:
                     slot[s] = pick[0]
                     taken.add((s, pick[0].entries[0]))
-            readings = {s: self._form(e, entry, x) for s, x in slot.items()}
+            readings = {s: self._form(e, entry, x, described) for s, x in slot.items()}
             readings = {s: r for s, r in readings.items() if r is not None}
             if len(self._families(readings)) < 2:
                 continue
@@ -323,14 +326,17 @@ class Facts:
         return ({"variant": 0, "name": 1, "title": 2}[x.how], not headword, -len(x.text), x.start)
 
     @staticmethod
-    def _form(e: str, entry: Entry, x: Said) -> str | None:
-        """How a witness names entry ``e`` here, as compared: another entry, a variant, its name, 不名."""
+    def _form(e: str, entry: Entry, x: Said, described: bool = False) -> str | None:
+        """How a witness names entry ``e`` here, as compared: another entry, a variant, its name, 不名 --
+        or, where only one text names it (``described``), the words a witness uses instead (泥淖)."""
         if e not in x.entries:
             return "other:" + x.entries[0]
         if x.how == "variant":
             return "variant:" + x.value
         if x.how == "name":
             return "name"
+        if described:
+            return "title:" + x.value
         return None if entry.names else "untitled"
 
     def _label(self, slot: dict[str, Said]) -> str:
