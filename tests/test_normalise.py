@@ -28,6 +28,8 @@ def test_variants_and_scripts_fold_alike():
     ]:
         assert fold_text(a) == fold_text(b), (a, b)
     assert fold_text("安市") != fold_text("平壤")
+    # two words, not two forms of one: 姊 (elder sister, as in 姊妹) is no variant of 姐, whatever its use today
+    assert fold_text("姊") != fold_text("姐")
 
 
 def test_punctuation_is_set_aside_and_positions_map_back():
