@@ -236,6 +236,15 @@ def test_without_a_register_numbers_still_stand_against_each_other(tmp_path):
     assert {"營州", "定州", "蒲沟"} <= {e.name for e in ed.register}
 
 
+def test_a_person_stands_in_for_another_only_in_the_very_row(both):
+    """In 遼澤, Q's one sentence (命长孙无忌将万人……上自系薪于马鞘以助役) spans seven rows, and E's bystander 韩衞
+    (李世民对身边韩衞感慨道) falls in one of them: he is no reading of 長孫無忌, who leads the road-builders.
+    D's 李祐, named where the others name the rearguard general, still is."""
+    persons = [n.text for n in notes_of(both, "fact") if n.cls == "person"]
+    assert not any("韩衞" in t for t in persons)
+    assert any(t.startswith("李世勣：") and "D 作李祐" in t for t in persons)
+
+
 @pytest.fixture(scope="module")
 def both(tmp_path_factory):
     """The seeds and the development set in one edition: eight families, a new witness for each of them."""

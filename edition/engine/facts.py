@@ -187,7 +187,9 @@ class Facts:
         everything: dict[str, list[Said]] = {}
         for row in episode.rows:
             for siglum, segs in row.cells.items():
-                everything.setdefault(siglum, []).extend(self.said(siglum, ((group[row.id], seg) for seg in segs)))
+                # each fact with its own row: one person stands in for another only there (a spanning cell's
+                # group is too wide: Q's one sentence over seven rows of 遼澤 took in E's bystander 韩衞)
+                everything.setdefault(siglum, []).extend(self.said(siglum, ((row.id, seg) for seg in segs)))
         # which entries each witness names anywhere in the episode (an alternative is one it never names)
         self.in_episode = {
             s: {e for x in xs if x.how != "title" for e in x.entries}  # a shared title (太子) names none
@@ -203,7 +205,7 @@ class Facts:
         for s, xs in everything.items():
             for x in xs:
                 if x.kind in ("number", "date"):
-                    by_row.setdefault((x.row, x.kind), {}).setdefault(s, []).append(x)
+                    by_row.setdefault((group[x.row], x.kind), {}).setdefault(s, []).append(x)
         for g in dict.fromkeys(group.values()):  # numbers and dates pair within a row: further off, they count
             for kind in ("number", "date"):  # other things
                 found += self._value_notes(kind, by_row.get((g, kind), {}))
