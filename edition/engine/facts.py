@@ -38,6 +38,7 @@ _CYCLICAL = re.compile("|".join(_STEMS[i % 10] + _BRANCHES[i % 12] for i in rang
 # a cyclical day with the month just before it is that month's day (冬十月丙申朔)
 _DAY_OF_MONTH = re.compile(rf"(?:{_MONTH})?(?:{_CYCLICAL.pattern})")
 _MONTH_OF = re.compile(_MONTH)
+SINCE = "自从"  # (compared forms) "from": a date after it opens a stretch of time
 IDIOMS = {"万一"}  # numerals that make a word, not a count, when no measure follows
 AGREE = 3  # independent families that must agree on a number or a date for a note to say so
 KIND_LABEL = {"person": "人名", "place": "地名", "thing": "名物", "number": "數目", "date": "時日"}
@@ -103,6 +104,8 @@ def dates(tokens: Tokens, seg: Segment) -> list[Said]:
     for rx in (_DATE, _DAY_OF_MONTH):
         for m in rx.finditer(n):
             a, b = m.span()
+            if a and n[a - 1] in SINCE:
+                continue  # 自九月十八日離開安市……時間已進入十月: where a stretch of time begins, not a moment's date
             start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
             key = "month" if _month(m.group()) else "date"  # a month is set against months, a day against days
             out.append(Said(tokens.siglum, start, end, tokens.text[start:end], "date", key, m.group()))
