@@ -312,5 +312,7 @@ def test_dates_are_whole():
     t, s = seg_of("冬，十月，丙申朔，上至蒲沟驻马")  # 資治通鑑 as punctuated in a modern edition (Q)
     assert [(d.key, d.value) for d in dates(t, s)] == [("month", "十月"), ("date", "十月丙申")]
     # A's 唐軍自九月十八日離開安市……時間已進入十月: 自 (from) opens a stretch of time, it dates no one moment
-    t, s = seg_of("唐軍自九月十八日離開安市，其間停駐遼州，又渡遼水，再過泥淖，待行到蒲溝，時間已進入十月。")
+    t, s = seg_of(
+        "唐軍自九月十八日離開安市，其間停駐遼州，又渡遼水，再過泥淖，待行到一個名為蒲溝的地方，時間已進入十月。"
+    )
     assert [d.value for d in dates(t, s)] == ["十月"]
