@@ -312,9 +312,7 @@ class _Pages:
                 {**_listed(note, site, place(note)), "again": _places(place, site.again.get(note["id"], []))}
                 for note in site.listed(notes, forms)
             ]
-            key, out[name] = self.fragment(
-                name, listed, lambda listed=listed, name=name: MACROS.notes([{**n, "editor": _editor(n)} for n in listed], name)
-            )
+            key, out[name] = self.fragment(name, listed, functools.partial(_notes_html, listed, name))
             keys.append(key)
             out[f"{name}_count"] = len(listed)
         return keys, out
@@ -771,7 +769,7 @@ def _series(pages: Iterable[list[dict[str, Any]]]) -> tuple[dict[str, str], dict
         seen: dict[tuple, str] = {}
         for note in notes:
             kind = note_kind(note)
-            if note["type"] != "collation" or kind not in ("orthographic", "commentary"):
+            if kind not in FORMS:
                 continue
             sides = tuple((tuple(r["sigla"]), r["text"] if kind == "orthographic" else "") for r in note["readings"])
             lemma = note["lemma"]["text"] if kind == "orthographic" and note["lemma"] else ""
@@ -840,6 +838,11 @@ def _listed(note: dict[str, Any], site: _Site, place: dict[str, Any]) -> dict[st
         }
         data["readings"] = [{"text": r["text"], "sigla": r["sigla"]} for r in note["readings"]]
     return data
+
+
+def _notes_html(listed: list[dict[str, Any]], name: str) -> str:
+    """One list of a page's notes rendered by the ``notes`` macro (an editor's note as safe HTML)."""
+    return MACROS.notes([{**n, "editor": _editor(n)} for n in listed], name)
 
 
 def _editor(note: dict[str, Any]) -> Any:
