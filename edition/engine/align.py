@@ -217,17 +217,19 @@ LONGEST = 8  # a segment may answer up to this many rows, and up to this many se
 class Blocks:
     """Similarities of runs of a witness's segments with runs of rows (each row witness by witness).
 
-    A run's vector is the sum of its texts' vectors, so the cosine of two runs needs only dot products
-    between single texts (bilinear: the dot of two sums is the sum of the dots), each computed once, and
-    a run one text longer than another costs only that text's dot products.
+    A run's vector is the sum of its texts' vectors. The rows' side is summed once per run of rows and
+    witness (a row may hold many texts of one witness), so a segment's likeness to it is one sparse dot
+    product; a run of segments is dotted through its texts (bilinear: the dot of two sums is the sum of
+    the dots), each text's dot computed once, and a run one text longer than another costs only that
+    text's dot products.
     """
 
     def __init__(self, segs: list[Segment], rows: list[Draft], vecs: dict[str, Vec], idf: dict[str, float]) -> None:
         self.segs, self.rows, self.vecs, self.idf = segs, rows, vecs, idf
         self._dots: dict[tuple[str, str], float] = {}
         self._squares: dict[tuple[str, ...], float] = {}
-        self._cross: dict[tuple[tuple[str, ...], tuple[str, ...]], float] = {}
-        self._theirs: dict[tuple[int, int], list[tuple[str, ...]]] = {}
+        self._theirs: dict[tuple[int, int], dict[str, tuple[dict[str, float], float]]] = {}
+        self._against: dict[tuple[str, int, int, str], float] = {}
         self._single: dict[tuple[int, int], float] = {}
 
     def dot(self, x: str, y: str) -> float:
@@ -251,16 +253,27 @@ class Blocks:
             self._squares[texts] = value
         return value
 
-    def cross(self, mine: tuple[str, ...], theirs: tuple[str, ...]) -> float:
-        """The dot product of two runs' summed vectors: the run of mine one text shorter, plus its last text's
-        dot with theirs (beads are tried for runs of mine growing by one text against the same row)."""
-        key = (mine, theirs)
-        value = self._cross.get(key)
+    def theirs(self, j: int, b: int) -> dict[str, tuple[dict[str, float], float]]:
+        """Rows ``j..j+b-1`` witness by witness: the summed vector of its texts there, and its squared norm
+        (a run of rows one row longer than another adds that row's texts to the shorter run's sums)."""
+        value = self._theirs.get((j, b))
         if value is None:
-            value = sum(self.dot(mine[-1], y) for y in theirs)
-            if len(mine) > 1:
-                value += self.cross(mine[:-1], theirs)
-            self._cross[key] = value
+            sums = {w: dict(v) for w, (v, _) in self.theirs(j, b - 1).items()} if b > 1 else {}
+            for w, ms in self.rows[j + b - 1].cells.items():
+                into = sums.setdefault(w, {})
+                for m in ms:
+                    for g, x in self.vecs[m.folded].weights.items():
+                        into[g] = into.get(g, 0.0) + x
+            value = self._theirs[(j, b)] = {w: (v, sum(x * x for x in v.values())) for w, v in sums.items()}
+        return value
+
+    def against(self, x: str, j: int, b: int, w: str) -> float:
+        """The dot product of one text with witness ``w``'s summed vector over rows ``j..j+b-1``."""
+        key = (x, j, b, w)
+        value = self._against.get(key)
+        if value is None:
+            a, theirs = self.vecs[x].weights, self.theirs(j, b)[w][0]
+            value = self._against[key] = sum(v * theirs[g] for g, v in a.items() if g in theirs)
         return value
 
     def single(self, i: int, j: int) -> float:
@@ -272,18 +285,11 @@ class Blocks:
 
     def sim(self, i: int, a: int, j: int, b: int) -> float:
         mine = tuple(s.folded for s in self.segs[i : i + a])
-        if (j, b) not in self._theirs:
-            by: dict[str, list[str]] = {}
-            for row in self.rows[j : j + b]:
-                for w, ms in row.cells.items():
-                    by.setdefault(w, []).extend(m.folded for m in ms)
-            self._theirs[(j, b)] = [tuple(t) for t in by.values()]
         sq_a = self.square(mine)
         best = 0.0
-        for theirs in self._theirs[(j, b)]:
-            sq_b = self.square(theirs)
+        for w, (_, sq_b) in self.theirs(j, b).items():
             if sq_a > 0 and sq_b > 0:
-                best = max(best, self.cross(mine, theirs) / math.sqrt(sq_a * sq_b))
+                best = max(best, sum(self.against(x, j, b, w) for x in mine) / math.sqrt(sq_a * sq_b))
         return best
 
 
