@@ -130,3 +130,48 @@ def test_a_witness_alone_speaks_in_one_row_not_a_staircase():
     rows = align("x", ["A", "B"], {"A": a, "B": b}, HOW)
     assert table(rows)[1][0] == {"A": ["甲乙丙丁戊。", "己庚辛壬癸。", "子丑寅卯辰。"]}
     assert len(rows) == 3
+
+
+def clauses(siglum, sentence):
+    """One sentence's clauses, cut after each comma, as the segment stage gives them."""
+    out, pos = [], 0
+    for i, part in enumerate(sentence.replace("，", "，\n").splitlines()):
+        folded = NORM.fold_text(part)
+        out.append(Segment(siglum, i, pos, pos + len(part), part, folded, 0, 0, len(folded), 0))
+        pos += len(part)
+    return out
+
+
+FILLER = [f"{x}{y}" for x, y in zip("甲乙丙丁戊己庚辛壬癸", "子丑寅卯辰巳午未申酉", strict=True)]
+
+
+def _gift(with_b: bool):
+    """A (and B) tell the farewell, ten other things, then the gift; C tells farewell and gift in one sentence."""
+    text = "城主登城拜辭，上嘉其固守，賜縑百匹，以勵事君。"
+    a = cells("A", "城主登城拜辭。", *(f"{f}之日，諸軍{f}而行。" for f in FILLER), "賜縑百匹。")
+    b = cells("B", "城主登城拜辞。", *(f"{f}，将士{f}。" for f in FILLER), "赐缣百匹以励事君。")
+    parts = clauses("C", text)
+    whole = cells("C", text)
+    segments = {"A": a, "C": whole} | ({"B": b} if with_b else {})
+    order = ["A", "B", "C"] if with_b else ["A", "C"]
+    return text, align("x", order, segments, HOW, clauses={"C": parts})
+
+
+def test_a_sentence_telling_two_moments_rows_apart_is_parted_at_a_clause():
+    """Q's 城主登城拜辞，上嘉其固守，赐缣百匹，以励事君: the farewell beside the others' farewell, the gift beside
+    their gift, ten rows below; the two parts together are the sentence, every character once."""
+    text, rows = _gift(with_b=True)
+    farewell = next(r for r in rows if any("拜辭" in s.text for s in r.cells.get("A", ())))
+    gift = next(r for r in rows if any("賜縑" in s.text for s in r.cells.get("A", ())))
+    assert farewell is not gift
+    (said,) = farewell.cells["C"]
+    (given,) = gift.cells["C"]
+    assert said.text.startswith("城主登城拜辭，") and "賜縑" not in said.text
+    assert given.text.endswith("賜縑百匹，以勵事君。") and "拜辭" not in given.text
+    assert "".join(s.text for r in rows for s in r.cells.get("C", ())) == text
+
+
+def test_a_sentence_is_not_parted_to_follow_one_other_witness():
+    """With A alone beside it, C's sentence stays whole: one witness's cuts are no staircase to follow."""
+    text, rows = _gift(with_b=False)
+    assert [s.text for r in rows for s in r.cells.get("C", ())] == [text]

@@ -485,6 +485,131 @@ def _place(
     return merged
 
 
+def _part(whole: Segment, units: list[Segment], end: int) -> Segment:
+    """The clauses ``units`` of the sentence ``whole`` as one segment, up to ``end`` (what lies between
+    two clauses, a comma, goes with the first: every character stays in one cell)."""
+    first, last = units[0], units[-1]
+    return Segment(
+        whole.siglum,
+        first.index,
+        first.start,
+        end,
+        whole.text[first.start - whole.start : end - whole.start],
+        "".join(u.folded for u in units),
+        first.paragraph,
+        first.lo,
+        last.hi,
+        whole.sentence,
+        first.strength,
+        first.quoted,
+    )
+
+
+class Likeness:
+    """A run of clauses' likeness to a row: its best cosine with another witness's texts there (summed)."""
+
+    def __init__(self, vecs: dict[str, Vec], idf: dict[str, float], names: Names) -> None:
+        self.vecs, self.idf, self.names = vecs, idf, names
+        self._mine: dict[str, tuple[dict[str, float], float]] = {}
+        self._theirs: dict[tuple[str, ...], tuple[dict[str, float], float]] = {}
+
+    def _weights(self, folded: str) -> dict[str, float]:
+        vec = self.vecs.get(folded)
+        if vec is not None:
+            return vec.weights
+        return {g: self.idf[g] * c for g, c in grams(folded, self.names).items() if g in self.idf}
+
+    def _summed(self, texts: tuple[str, ...]) -> tuple[dict[str, float], float]:
+        value = self._theirs.get(texts)
+        if value is None:
+            out: dict[str, float] = {}
+            for t in texts:
+                for g, x in self._weights(t).items():
+                    out[g] = out.get(g, 0.0) + x
+            value = self._theirs[texts] = (out, math.sqrt(sum(x * x for x in out.values())))
+        return value
+
+    def __call__(self, folded: str, row: Draft, siglum: str, rank: int = 0) -> float:
+        """The ``rank``-th best likeness (0: the best; 1: the second best, 0.0 where only one other speaks)."""
+        mine, norm_a = self._summed((folded,))
+        sims = [0.0, 0.0]
+        for w, ms in row.cells.items():
+            if w == siglum or not norm_a:
+                continue
+            theirs, norm_b = self._summed(tuple(m.folded for m in ms))
+            if norm_b:
+                sims.append(sum(x * theirs[g] for g, x in mine.items() if g in theirs) / (norm_a * norm_b))
+        return sorted(sims, reverse=True)[rank]
+
+
+def _reach(rows: list[Draft], siglum: str, k: int) -> int:
+    """The last row the witness's cell in row ``k`` covers."""
+    end = k
+    while end + 1 < len(rows) and siglum in rows[end + 1].covered and siglum not in rows[end + 1].cells:
+        end += 1
+    return end
+
+
+def _split(rows: list[Draft], siglum: str, clauses: list[Segment], like: Likeness, bar: float) -> list[Draft]:
+    """Sentences of ``siglum`` that tell two moments the others tell rows apart, parted at a clause.
+
+    Q's 城主登城拜辞，上嘉其固守，赐缣百匹，以励事君 stands beside the others' farewell, and their gift comes
+    many rows below. The clauses at a sentence's end (or start) join the later (or earlier) row that holds
+    their counterparts, in the witness's own order, where the witness has no cell, when two other witnesses
+    there are as like them as a transposition must be (``bar``) and the rows the sentence stands in hold
+    nothing so like them. A sentence is never cut into rows it does not answer, nor to follow one other
+    copy's finer cuts: no staircase. A part is tried again, so a sentence of three moments parts twice.
+    """
+    places = [
+        (k, seg)
+        for k, row in enumerate(rows)
+        for seg in row.cells.get(siglum, ())
+        if (siglum, seg.start) not in row.moved
+    ]
+    starts = [c.start for c in clauses]
+    done = -1  # the last row the parts placed so far reach
+    for n, (k, seg) in enumerate(places):
+        after = places[n + 1][0] if n + 1 < len(places) else len(rows)
+        todo = [(k, seg, done, after)]  # a part, and the rows its own parts may go to lie between these
+        while todo:
+            k, seg, first, last = todo.pop()
+            span = clauses[bisect_left(starts, seg.start) : bisect_left(starts, seg.end)]
+            units = [c for c in span if c.end <= seg.end]
+            end = _reach(rows, siglum, k)
+            best = None
+            for c in range(1, len(units)):
+                for part, free in (
+                    (units[c:], range(end + 1, min(last, end + 1 + 4 * LONGEST))),
+                    (units[:c], range(max(first + 1, k - 4 * LONGEST), k)),
+                ):
+                    free = [r for r in free if siglum not in rows[r].cells and siglum not in rows[r].covered]
+                    if not free:
+                        continue
+                    folded = "".join(u.folded for u in part)
+                    sim, earliest = max((like(folded, rows[r], siglum, 1), -r) for r in free)
+                    if (
+                        sim >= bar
+                        and (best is None or sim > best[0])
+                        and max(like(folded, rows[j], siglum) for j in range(k, end + 1)) < bar
+                    ):
+                        best = (sim, c, -earliest)
+            if best is None:
+                done = max(done, end)
+                continue
+            _, c, r = best
+            head, tail = _part(seg, units[:c], units[c].start), _part(seg, units[c:], seg.end)
+            cell = rows[k].cells[siglum]
+            if r > k:  # the end of the sentence goes down; its start stays where it was placed
+                cell[cell.index(seg)] = head
+                rows[r].cells.setdefault(siglum, []).append(tail)
+                todo += [(r, tail, end, last), (k, head, first, r)]  # a stack: the head is tried first
+            else:  # the start goes up
+                cell[cell.index(seg)] = tail
+                rows[r].cells.setdefault(siglum, []).insert(0, head)
+                todo += [(k, tail, r, last), (r, head, first, k)]
+    return rows
+
+
 def sentences(units: list[Segment], text: str) -> list[Segment]:
     """Consecutive clauses of one sentence joined: rows pair sentences, not the clauses they were cut into."""
     out: list[Segment] = []
@@ -557,8 +682,10 @@ def align(
     segments: dict[str, list[Segment]],
     params: AlignParams,
     names: Names | None = None,
+    clauses: dict[str, list[Segment]] | None = None,
 ) -> tuple[Row, ...]:
-    """Rows for one episode; ``order`` lists the sigla, base first."""
+    """Rows for one episode; ``order`` lists the sigla, base first; ``clauses``, the clauses the segments
+    (sentences) are made of, where a sentence may be parted (see ``_split``)."""
     names = names or Names({})
     floor = min(params.match, params.moved) * 0.75 - SLACK
     df: Counter[str] = Counter()
@@ -602,6 +729,10 @@ def align(
         rows = add(rows, siglum)
     for siglum in present[1:]:  # each witness again, against the rows all the others made
         rows = add(_without(rows, siglum), siglum)
+    if clauses:
+        like = Likeness(vecs, idf, names)
+        for siglum in present:
+            rows = _split(rows, siglum, clauses.get(siglum, []), like, params.moved)
     rows = _single(rows)
     out = []
     for k, row in enumerate(rows, 1):

@@ -220,18 +220,17 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
     names = Names(entities(resources.register, norm))
     results = []
     for d in resources.episodes:
-        cells = {
-            w.siglum: sentences(
-                [s for s, e in zip(segments[w.siglum], labels[w.siglum], strict=True) if e == d.id], w.text
-            )
+        clauses = {
+            w.siglum: [s for s, e in zip(segments[w.siglum], labels[w.siglum], strict=True) if e == d.id]
             for w in witnesses
         }
+        cells = {w.siglum: sentences(clauses[w.siglum], w.text) for w in witnesses}
         first = spine(witnesses, cells)
         # only the witnesses that tell the episode, the spine (whose order the rows follow) first
         order = ([first] if first else []) + [w.siglum for w in witnesses if w.siglum != first and cells[w.siglum]]
-        key = (d.id, tuple(order), tuple(tuple(cells[s]) for s in order), res)
+        key = (d.id, tuple(order), tuple(tuple(clauses[s]) for s in order), res)
         with clock.stage("rows"):
-            rows: tuple[Row, ...] = cache.get(("rows", *key), partial(align, d.id, order, cells, how, names))
+            rows: tuple[Row, ...] = cache.get(("rows", *key), partial(align, d.id, order, cells, how, names, clauses))
         if edits.rows:
             rows = regroup(d.id, order, rows, edits.groups_in(rows))
         results.append(EpisodeResult(d, rows))
