@@ -103,6 +103,21 @@ def test_a_copy_that_breaks_off_has_one_lacuna(seeds_edition):
     assert not any(n.cls == "omission" for n in notes_of(seeds_edition, "collation"))
 
 
+def test_a_copy_that_begins_later_has_one_lacuna_where_its_text_begins():
+    """Q begins 安市人望见 and U 诸军急攻安市, later than P. A chance match of Q's first 安市 with P's opening
+    吾聞安市城險 made two omissions on either side of it; the gap slides to one: the lacuna ends where
+    each copy's own text begins in P, and P's opening is no omission of theirs."""
+    from tests.gold import DEV_WITNESSES
+
+    dev = build_folder(DEV_WITNESSES)
+    p = next(w for w in dev.witnesses if w.siglum == "P").text
+    starts = {x.siglum: x.missing for x in dev.lacunae if x.kind == "start"}
+    assert p[starts["Q"].end :].startswith("安市人望見") and starts["Q"].start == 0
+    assert p[starts["U"].end :].startswith("諸軍急攻安市") and starts["U"].start == 0
+    opening = [n for n in notes_of(dev, "collation") if n.cls == "omission" and n.lemma.start < starts["U"].end]
+    assert all(set(n.readings[0].sigla) == {"Q"} and n.lemma.start >= starts["Q"].end for n in opening)
+
+
 def test_every_character_difference_of_a_close_pair_is_noted(tmp_path):
     (tmp_path / "a.txt").write_text(
         "大軍渡過遼水之後，又遇到那片泥淖。長孫無忌號令數萬人打草，遇到水深處將車輛填入水中。", encoding="utf-8"

@@ -256,6 +256,7 @@ def compare(family: Family, base: Tokens, siglum: str, copy: Tokens, quiet: Sile
         for d in _differences(seq_base, seq_copy, ops, ra, rb, be, ce):
             for part in _apart(d):
                 diffs += audible(part, quiet)
+    diffs = _slid(seq_base, diffs)
     # a copy that lacks the base's start or end has a lacuna there, not omissions
     for edge in (0, -1):
         if not diffs:
@@ -358,6 +359,32 @@ def _note_at(toks: list[Tok], first: bool) -> list[Tok]:
         return []
     a, b = found[0].span()
     return toks[a:b]
+
+
+def _slid(seq: Sequence, diffs: list[tuple[str, list[Tok], list[Tok], int, int]]) -> list:
+    """The copy's first (last) letters matched to an early (late) chance occurrence of them in the base, with
+    the base's opening (closing) stretch omitted around it, matched to the same letters at the omission's
+    other end instead: one omission, so a copy that begins later is one lacuna. Q begins 安市人望见; the
+    alignment took its 安市 from P's 吾聞安市城險 and omitted P's opening on both sides of it, where 安市
+    stands again just before P's 人望見 (two alignments of one cost: the one with one gap is the reading)."""
+    if len(diffs) < 2:
+        return diffs
+    for edge in (0, -1):
+        one, two = (diffs[0], diffs[1]) if edge == 0 else (diffs[-2], diffs[-1])
+        if one[0] != "omission" or two[0] != "omission" or not one[1] or not two[1]:
+            continue
+        lo, hi = seq.span(one[1][-1].at + 1, two[1][0].at)  # the island of letters matched between them
+        island = seq.keys[lo:hi]
+        outer = two[1] if edge == 0 else one[1]  # the omission away from the edge
+        ends = [t.n for t in (outer[-len(island) :] if edge == 0 else outer[: len(island)])]
+        if not island or len(island) >= len(outer) or ends != island:
+            continue
+        toks = one[1] + [seq.tok(k) for k in range(lo, hi)] + two[1]
+        toks = toks[: -len(island)] if edge == 0 else toks[len(island) :]
+        at = one if edge == 0 else two  # where the copy's side of the gap stands: before, or after, its island
+        merged = ("omission", toks, [], at[3], at[4])
+        diffs = [merged, *diffs[2:]] if edge == 0 else [*diffs[:-2], merged]
+    return diffs
 
 
 def _first_letter(t: Tokens) -> int:
