@@ -228,7 +228,7 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
         first = spine(witnesses, cells)
         # only the witnesses that tell the episode, the spine (whose order the rows follow) first
         order = ([first] if first else []) + [w.siglum for w in witnesses if w.siglum != first and cells[w.siglum]]
-        key = (d.id, tuple(order), tuple(tuple(clauses[s]) for s in order), res)
+        key = (d.id, tuple(order), tuple((tuple(cells[s]), tuple(clauses[s])) for s in order), res)
         with clock.stage("rows"):
             rows: tuple[Row, ...] = cache.get(("rows", *key), partial(align, d.id, order, cells, how, names, clauses))
         if edits.rows:
