@@ -506,11 +506,11 @@ def _part(whole: Segment, units: list[Segment], end: int) -> Segment:
 
 
 class Likeness:
-    """A run of clauses' likeness to a row: its best cosine with another witness's texts there (summed)."""
+    """A run of clauses' likeness to a row: its cosine with each other witness's texts there, summed per
+    witness (the same texts are summed once); the best of them, or the second best."""
 
     def __init__(self, vecs: dict[str, Vec], idf: dict[str, float], names: Names) -> None:
         self.vecs, self.idf, self.names = vecs, idf, names
-        self._mine: dict[str, tuple[dict[str, float], float]] = {}
         self._theirs: dict[tuple[str, ...], tuple[dict[str, float], float]] = {}
 
     def _weights(self, folded: str) -> dict[str, float]:
