@@ -148,8 +148,8 @@ FILLER = [f"{x}{y}" for x, y in zip("甲乙丙丁戊己庚辛壬癸", "子丑寅
 def _gift(with_b: bool):
     """A (and B) tell the farewell, ten other things, then the gift; C tells farewell and gift in one sentence."""
     text = "城主登城拜辭，上嘉其固守，賜縑百匹，以勵事君。"
-    a = cells("A", "城主登城拜辭。", *(f"{f}之日，諸軍{f}而行。" for f in FILLER), "賜縑百匹。")
-    b = cells("B", "城主登城拜辞。", *(f"{f}，将士{f}。" for f in FILLER), "赐缣百匹以励事君。")
+    a = cells("A", "城主登城拜辭，上嘉其固守。", *(f"{f}之日，諸軍{f}而行。" for f in FILLER), "賜縑百匹。")
+    b = cells("B", "城主登城拜辞，上嘉其固守。", *(f"{f}，将士{f}。" for f in FILLER), "赐缣百匹以励事君。")
     parts = clauses("C", text)
     whole = cells("C", text)
     segments = {"A": a, "C": whole} | ({"B": b} if with_b else {})
@@ -175,3 +175,15 @@ def test_a_sentence_is_not_parted_to_follow_one_other_witness():
     """With A alone beside it, C's sentence stays whole: one witness's cuts are no staircase to follow."""
     text, rows = _gift(with_b=False)
     assert [s.text for r in rows for s in r.cells.get("C", ())] == [text]
+
+
+def test_a_sentence_whose_start_tells_an_earlier_moment_sends_its_start_up():
+    """The mirror: C's 賜縑百匹，城主登城拜辭，拱手致意而去 stands with the others' longer farewell, ten rows below
+    their gift; its first clause goes up to the gift, its order kept."""
+    text = "賜縑百匹，城主登城拜辭，拱手致意而去。"
+    a = cells("A", "賜縑百匹。", *(f"{f}之日，諸軍{f}而行。" for f in FILLER), "城主登城拜辭，拱手致意而去。")
+    b = cells("B", "赐缣百匹。", *(f"{f}，将士{f}。" for f in FILLER), "城主登城拜辞，拱手致意而去。")
+    rows = align("x", ["A", "B", "C"], {"A": a, "B": b, "C": cells("C", text)}, HOW, clauses={"C": clauses("C", text)})
+    with_c = [r for r in rows if "C" in r.cells]
+    assert [[s.text for s in r.cells["C"]] for r in with_c] == [["賜縑百匹，"], ["城主登城拜辭，拱手致意而去。"]]
+    assert "賜縑" in with_c[0].cells["A"][0].text and "拜辭" in with_c[1].cells["A"][0].text

@@ -118,6 +118,27 @@ def test_a_copy_that_begins_later_has_one_lacuna_where_its_text_begins():
     assert all(set(n.readings[0].sigla) == {"Q"} and n.lemma.start >= starts["Q"].end for n in opening)
 
 
+def test_a_gap_slides_at_either_edge_to_one():
+    """The copy's last letters (安市) matched to the base's later 安市, with omissions before and after it: the
+    gap slides to one omission after the first 安市 (the mirror of Q's opening); the same at the start."""
+    from edition.engine.collate import Sequence, _slid
+
+    def gaps(text, pieces):
+        seq = Sequence(NORM.tokenise(Witness(WitnessMeta("x.txt", "X", "x"), text, "Hant")))
+        spans = [(text.index(p), text.index(p) + len(p)) for p in pieces]
+        diffs = [("omission", [seq.tok(k) for k in range(*seq.span(a, b))], [], a, 0) for a, b in spans]
+        return [(d[0], text[d[1][0].at : d[1][-1].at + 1]) for d in _slid(seq, diffs)]
+
+    end = "甲乙丙丁安市子丑寅卯辰巳午未申酉安市戌亥天地玄黃"
+    assert gaps(end, ["安市子丑寅卯辰巳午未申酉", "戌亥天地玄黃"]) == [
+        ("omission", "子丑寅卯辰巳午未申酉安市戌亥天地玄黃")
+    ]
+    start = "天地玄黃安市戌亥子丑寅卯辰巳安市午未申酉甲乙"
+    assert gaps(start, ["天地玄黃", "戌亥子丑寅卯辰巳安市"]) == [("omission", "天地玄黃安市戌亥子丑寅卯辰巳")]
+    # the island is not found at the gap's other end: two omissions stay two
+    assert len(gaps(end, ["安市子丑寅卯辰巳午未", "戌亥天地玄黃"])) == 2
+
+
 def test_every_character_difference_of_a_close_pair_is_noted(tmp_path):
     (tmp_path / "a.txt").write_text(
         "大軍渡過遼水之後，又遇到那片泥淖。長孫無忌號令數萬人打草，遇到水深處將車輛填入水中。", encoding="utf-8"

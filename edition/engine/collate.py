@@ -367,9 +367,9 @@ def _slid(seq: Sequence, diffs: list[tuple[str, list[Tok], list[Tok], int, int]]
     other end instead: one omission, so a copy that begins later is one lacuna. Q begins 安市人望见; the
     alignment took its 安市 from P's 吾聞安市城險 and omitted P's opening on both sides of it, where 安市
     stands again just before P's 人望見 (two alignments of one cost: the one with one gap is the reading)."""
-    if len(diffs) < 2:
-        return diffs
     for edge in (0, -1):
+        if len(diffs) < 2:
+            break
         one, two = (diffs[0], diffs[1]) if edge == 0 else (diffs[-2], diffs[-1])
         if one[0] != "omission" or two[0] != "omission" or not one[1] or not two[1]:
             continue
