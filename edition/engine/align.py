@@ -210,6 +210,12 @@ class Draft:
         return set(self.cells) | self.covered
 
 
+def _add(into: dict[str, float], weights: dict[str, float]) -> None:
+    """Add one text's weights to a summed vector (the vector of a run of texts is the sum of theirs)."""
+    for g, x in weights.items():
+        into[g] = into.get(g, 0.0) + x
+
+
 Bead = tuple[int, int, int, int]  # (i, a, j, b): the witness's segments i..i+a-1 answer rows j..j+b-1
 LONGEST = 8  # a segment may answer up to this many rows, and up to this many segments one row
 
@@ -262,8 +268,7 @@ class Blocks:
             for w, ms in self.rows[j + b - 1].cells.items():
                 into = sums.setdefault(w, {})
                 for m in ms:
-                    for g, x in self.vecs[m.folded].weights.items():
-                        into[g] = into.get(g, 0.0) + x
+                    _add(into, self.vecs[m.folded].weights)
             value = self._theirs[(j, b)] = {w: (v, sum(x * x for x in v.values())) for w, v in sums.items()}
         return value
 
@@ -485,21 +490,21 @@ def _place(
     return merged
 
 
-def _part(whole: Segment, units: list[Segment], end: int) -> Segment:
-    """The clauses ``units`` of the sentence ``whole`` as one segment, up to ``end`` (what lies between
-    two clauses, a comma, goes with the first: every character stays in one cell)."""
+def _joined(units: list[Segment], text: str, offset: int, end: int) -> Segment:
+    """Consecutive clauses of one sentence as one segment, up to ``end``; ``text`` holds the witness's text from
+    ``offset`` on. What lies between two clauses (a comma) goes with the first: every character in one cell."""
     first, last = units[0], units[-1]
     return Segment(
-        whole.siglum,
+        first.siglum,
         first.index,
         first.start,
         end,
-        whole.text[first.start - whole.start : end - whole.start],
+        text[first.start - offset : end - offset],
         "".join(u.folded for u in units),
         first.paragraph,
         first.lo,
         last.hi,
-        whole.sentence,
+        first.sentence,
         first.strength,
         first.quoted,
     )
@@ -524,8 +529,7 @@ class Likeness:
         if value is None:
             out: dict[str, float] = {}
             for t in texts:
-                for g, x in self._weights(t).items():
-                    out[g] = out.get(g, 0.0) + x
+                _add(out, self._weights(t))
             value = self._theirs[texts] = (out, math.sqrt(sum(x * x for x in out.values())))
         return value
 
@@ -597,7 +601,8 @@ def _split(rows: list[Draft], siglum: str, clauses: list[Segment], like: Likenes
                 done = max(done, end)
                 continue
             _, c, r = best
-            head, tail = _part(seg, units[:c], units[c].start), _part(seg, units[c:], seg.end)
+            head = _joined(units[:c], seg.text, seg.start, units[c].start)
+            tail = _joined(units[c:], seg.text, seg.start, seg.end)
             cell = rows[k].cells[siglum]
             if r > k:  # the end of the sentence goes down; its start stays where it was placed
                 cell[cell.index(seg)] = head
@@ -612,27 +617,13 @@ def _split(rows: list[Draft], siglum: str, clauses: list[Segment], like: Likenes
 
 def sentences(units: list[Segment], text: str) -> list[Segment]:
     """Consecutive clauses of one sentence joined: rows pair sentences, not the clauses they were cut into."""
-    out: list[Segment] = []
+    runs: list[list[Segment]] = []
     for u in units:
-        last = out[-1] if out else None
-        if last is not None and last.sentence == u.sentence and last.hi == u.lo:
-            out[-1] = Segment(
-                u.siglum,
-                last.index,
-                last.start,
-                u.end,
-                text[last.start : u.end],
-                last.folded + u.folded,
-                last.paragraph,
-                last.lo,
-                u.hi,
-                last.sentence,
-                last.strength,
-                last.quoted,
-            )
+        if runs and runs[-1][-1].sentence == u.sentence and runs[-1][-1].hi == u.lo:
+            runs[-1].append(u)
         else:
-            out.append(u)
-    return out
+            runs.append([u])
+    return [run[0] if len(run) == 1 else _joined(run, text, 0, run[-1].end) for run in runs]
 
 
 @dataclass(frozen=True)
