@@ -179,6 +179,7 @@ FACTS = {
     "安市城主：A、B、D 不名；C 作杨万春；E 作梁修元",
     "縑：A、B、D 作縑；C 作绸缎；E 作绢",
     "李世勣：A、B 作李世；C 作李世勣；D 作李祐；E 作李勋",
+    "蓋牟城，所記同：A、B、C、E 作蓋州；D 作盖牟",
     "柳城：A 作柳城；D 作柳州",
     "褐袍：A 作褐衣；E 作战袍",
     "太子：A、D 作李治；E 作李承乾",
@@ -228,17 +229,34 @@ def test_a_number_told_differently_quotes_each_witness_as_it_reads(seeds_edition
         ("liao-marshes", "棉衣"),
         ("liao-marshes", "泥淖之名"),
         ("rite", "祭品"),
+        ("withdrawal", "遷民之地"),
     ],
 )
 def test_a_fact_of_the_moment_is_stated_with_every_witness_that_tells_it(seeds_edition, episode, fact):
     """Facts read off the seeds by hand (tests/gold/facts.yaml): the river crossed (遼水 / 辽河 / 辽水, one
     place in three families), the month of the blizzard (十月 / 十月初), the padded clothes (棉衣 in two
     families), the marsh only C names (辽泽; A/B say 泥淖, D/E 沼泽), the offering at the rite (太牢 in three
-    families). Each is one note quoting every witness the gold lists."""
+    families), the towns whose people are moved (A/B 遼州、蓋州、巖州 ... D 辽东、盖牟). Each is one note quoting
+    every witness the gold lists."""
     from tests.gold import fact_stated
 
     gold = next(f for f in yaml.safe_load(GOLD_FACTS.read_text(encoding="utf-8"))[episode] if f["fact"] == fact)
     assert fact_stated(seeds_edition, episode, gold) == "whole"
+
+
+def test_a_witness_is_quoted_where_the_others_tell_the_same_moment(seeds_edition):
+    """A names 蓋牟城 among the cities taken and 蓋州 where their people are moved, as C, D and E do, in one
+    span of rows; D names 李祐 at a council and at the rearguard, where the others name 李世勣. Each note
+    quotes the moment the others tell: the move, the rearguard."""
+    texts = {w.siglum: w.text for w in seeds_edition.witnesses}
+
+    def quoted(label: str) -> dict[str, str]:
+        (note,) = [n for n in notes_of(seeds_edition, "fact") if n.label.split("，")[0] == label]
+        return {s: texts[s][a : b + 12] for r in note.readings for s, (a, b) in r.spans.items()}
+
+    towns = quoted("蓋牟城")
+    assert all("遷" in t or "迁" in t for s, t in towns.items() if s in "ABE")
+    assert "殿后" in quoted("李世勣")["D"]
 
 
 def test_agreement_is_stated_only_for_what_belongs_to_the_moment(seeds_edition):

@@ -202,7 +202,7 @@ class Facts:
         present = list(everything)
         for kind in ("person", "place", "thing"):
             found += self._entity_notes(
-                kind, {s: [x for x in xs if x.kind == kind] for s, xs in everything.items()}, present
+                kind, {s: [x for x in xs if x.kind == kind] for s, xs in everything.items()}, present, group
             )
         by_row: dict[tuple[str, str], dict[str, list[Said]]] = {}  # (row, kind) -> witness -> what it says
         for s, xs in everything.items():
@@ -242,22 +242,28 @@ class Facts:
         return {self.family_of.get(s, s) for s in sigla}
 
     def _entity_notes(
-        self, kind: str, said: dict[str, list[Said]], present: list[str]
+        self, kind: str, said: dict[str, list[Said]], present: list[str], group: dict[str, str]
     ) -> list[tuple[str, str, tuple[Reading, ...]]]:
         """Per register entry named here: do the witnesses name it alike (a standard name, a variant, or
         -- for an entry with no standard name -- not at all)? An entry another witness names in its place
         (sharing a title with it, or the one entry of the kind that witness alone names in the same row,
         where it never names the first) is its reading there."""
-        best: dict[str, dict[str, Said]] = {}  # witness -> entry -> its mention here (a name before a title)
         rows_of: dict[tuple[str, str], set[str]] = {}  # (witness, entry) -> rows it is named in
+        told: dict[tuple[str, str], set[str]] = {}  # (entry, group of rows) -> families naming it there
+        for s, xs in said.items():
+            for x in xs:
+                if len(x.entries) == 1:  # a title several entries share (太子) names none of them
+                    rows_of.setdefault((s, x.entries[0]), set()).add(x.row)
+                    told.setdefault((x.entries[0], group[x.row]), set()).add(self.family_of.get(s, s))
+                    told.setdefault((x.entries[0], x.value), set()).add(self.family_of.get(s, s))
+        best: dict[str, dict[str, Said]] = {}  # witness -> entry -> its mention here
         for s, xs in said.items():
             mine: dict[str, Said] = {}
             for x in xs:
                 if len(x.entries) > 1:
-                    continue  # a title several entries share (太子) names none of them
+                    continue
                 (e,) = x.entries
-                rows_of.setdefault((s, e), set()).add(x.row)
-                if e not in mine or self._prefer(x, e) < self._prefer(mine[e], e):
+                if e not in mine or self._rank(x, e, told, group) < self._rank(mine[e], e, told, group):
                     mine[e] = x
             best[s] = mine
         who: dict[str, set[str]] = {}
@@ -298,8 +304,12 @@ class Facts:
                 same_row = [x for x in alts if rows_of[(s, x.entries[0])] & rows and kind != "place"]
                 pick = shared or (same_row if len(same_row) == 1 else [])
                 if len(pick) == 1:
-                    slot[s] = pick[0]
-                    taken.add((s, pick[0].entries[0]))
+                    f = pick[0].entries[0]
+                    # its mention where the others name the entry it stands in for (李祐 at the rearguard)
+                    slot[s] = min(
+                        (x for x in said[s] if x.entries == (f,)), key=lambda x: self._rank(x, e, told, group)
+                    )
+                    taken.add((s, f))
             readings = {s: self._form(e, entry, x, described) for s, x in slot.items()}
             readings = {s: r for s, r in readings.items() if r is not None}
             if len(self._families(readings)) < 2:
@@ -322,6 +332,17 @@ class Facts:
             return False
         here = sum(1 for xs in said.values() for x in xs if x.entries == (e,) and x.how != "title")
         return 2 * here > self.named[e]
+
+    def _rank(self, x: Said, e: str, told: dict[tuple[str, str], set[str]], group: dict[str, str]) -> tuple:
+        """Which of a witness's mentions of an entry is its reading: the one told where most other texts name
+        it too (the people moved from 蓋州, not 蓋牟城 among the cities taken); then a variant; then the
+        name most other texts use there (蓋州 as C and E, of A's 蓋牟城 and 蓋州 in one moment); then as
+        ``_prefer`` says."""
+        me = {self.family_of.get(x.siglum, x.siglum)}
+        here = told.get((e, group[x.row]), set()) - me
+        alike = told.get((e, x.value), set()) - me
+        how, *rest = self._prefer(x, e)
+        return (-len(here), how, -len(alike), *rest)
 
     def _prefer(self, x: Said, e: str) -> tuple:
         """Which of a witness's mentions of an entry stands for it: a variant, then a name (its headword,
