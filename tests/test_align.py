@@ -96,6 +96,21 @@ def test_one_sentence_telling_two_moments_spans_the_sentence_between():
     assert [list(r.cells) for r in rows] == [["A", "B"], ["A"], ["A"], ["A", "B"]]
 
 
+def test_the_spine_too_is_aligned_against_the_rows_the_others_made(seeds_edition):
+    """E, which tells the rite at most length, seeds its rows; A came later, and its 到了致祭之日 (the day of
+    the rite) stood beside E's 李世民也当场下令 (the honours, after the rite), sharing only the emperor's name.
+    Aligned again against A's and D's rows, E's offering of the 太牢 stands with A's and D's collected bones
+    (A's edict names the 太牢 there) and the day of the rite with nothing of E's."""
+    (rite,) = [ep for ep in seeds_edition.episodes if ep.episode.id == "rite"]
+
+    def row_of(siglum: str, words: str) -> set[str]:
+        k = next(k for k, r in enumerate(rite.rows) for s in r.cells.get(siglum, ()) if words in s.text)
+        return {r.id for r in rite.rows[k : k + rite.rows[k].span.get(siglum, 1)]}
+
+    assert row_of("E", "当场下令").isdisjoint(row_of("A", "致祭之日"))
+    assert row_of("E", "设太牢祭奠") & row_of("A", "並集柳城東南") & row_of("D", "骸骨并集")
+
+
 def test_several_clauses_answering_one_row_join_it():
     a = cells("A", "城主登城拜辭，上嘉其固守，賜縑百匹，以勵事君。")
     b = cells("B", "城主登城拜辭。", "上嘉其固守。", "賜縑百匹。", "以勵事君。")

@@ -354,7 +354,12 @@ def _bead_options(near: list[list[int]], n: int) -> list[tuple[int, int, int, in
 
 
 def _beads(
-    segs: list[Segment], rows: list[Draft], cands: list[list[tuple[int, float]]], blocks: Blocks, params: AlignParams
+    segs: list[Segment],
+    rows: list[Draft],
+    cands: list[list[tuple[int, float]]],
+    blocks: Blocks,
+    params: AlignParams,
+    spread: bool = False,
 ) -> list[Bead]:
     """The best monotone chain of beads (sentence alignment as Gale and Church's: one to one, one to
     several, several to one, two to two; anything else is skipped, at no cost).
@@ -389,6 +394,8 @@ def _beads(
             done_up_to += 1
         if a == 1:  # one segment over one row or several: worth what pairing it with each row would be
             score = sum(blocks.single(i, r) for r in range(j, j + b)) - params.match * b
+        elif spread and b == 1:  # the row's cells will span the segments: scored as that span would be
+            score = sum(blocks.single(k, j) for k in range(i, i + a)) - params.match * a
         else:
             score = blocks.sim(i, a, j, b) - params.match - params.merge * (a + b - 2)
         if score <= 0:
@@ -416,15 +423,18 @@ def _place(
     beads: list[Bead],
     found: list[list[tuple[int, float]]],
     params: AlignParams,
+    spread: bool = False,
 ) -> list[Draft]:
     """The rows with ``siglum``'s segments added as the beads say: into a row; one segment spanning the
-    rows of its bead; rows of a many-to-many bead joined into one. A segment left over joins a row out
+    rows of its bead; rows of a many-to-many bead joined into one; several segments into one row -- or, when
+    ``spread``, each into a row of its own, the row's cells spanning them. A segment left over joins a row out
     of its witness's order (moved) when it matches it strongly and the witness has no cell there; the
     rest open rows of their own, consecutive ones one row together."""
     n = len(rows)
     target: list[int | None] = [None] * len(segs)
     span_to: dict[int, int] = {}  # segment -> last row its cell covers
     join: dict[int, int] = {}  # first row of a many-to-many bead -> its last row
+    under: dict[int, int] = {}  # segment -> the row whose cells span down over the row it opens
     for i, a, j, b in beads:
         for k in range(i, i + a):
             target[k] = j
@@ -432,6 +442,9 @@ def _place(
             span_to[i] = j + b - 1
         elif b > 1:
             join[j] = j + b - 1
+        elif a > 1 and spread:  # each a row of its own, under the row's cells
+            for k in range(i + 1, i + a):
+                target[k], under[k] = None, j
     taken = {j for i, a, j, b in beads for j in range(j, j + b)}
     moved: set[int] = set()
     for i, t in enumerate(target):
@@ -455,6 +468,12 @@ def _place(
     last = -1
     pending: list[Segment] = []
     for i, (seg, t) in enumerate(zip(segs, target, strict=True)):
+        if i in under:
+            j = under[i]
+            extra = Draft({siglum: [seg]})
+            extra.covered = (set(rows[j].cells) | rows[j].covered) - {siglum}
+            inserted_after.setdefault(j, []).append(extra)
+            continue
         if t is None:
             pending.append(seg)
             continue
@@ -697,7 +716,7 @@ def align(
         for g, w in vec.prefix:
             postings[g].append((text, w))
 
-    def add(rows: list[Draft], siglum: str) -> list[Draft]:
+    def add(rows: list[Draft], siglum: str, spread: bool = False) -> list[Draft]:
         segs = segments.get(siglum, [])
         if not rows:
             return [Draft({siglum: [s]}) for s in segs]
@@ -710,16 +729,20 @@ def align(
             if s.folded not in found:
                 found[s.folded] = _candidates(vecs[s.folded], vecs, rows_of, postings, floor)
         cands = [found[s.folded] for s in segs]
-        return _place(
-            rows, siglum, segs, _beads(segs, rows, cands, Blocks(segs, rows, vecs, idf), params), cands, params
-        )
+        beads = _beads(segs, rows, cands, Blocks(segs, rows, vecs, idf), params, spread)
+        return _place(rows, siglum, segs, beads, cands, params, spread)
 
     present = [s for s in order if segments.get(s)]
     rows: list[Draft] = []
     for siglum in present:
         rows = add(rows, siglum)
-    for siglum in present[1:]:  # each witness again, against the rows all the others made
+    # each witness again, against the rows all the others made; the spine last, whose first rows were its own
+    # alone (E's 李世民也当场下令 stood beside A's 到了致祭之日: the rows were E's before A came). The rows
+    # follow the spine's sentences: where several answer one sentence of another witness, that one spans them.
+    for siglum in present[1:]:
         rows = add(_without(rows, siglum), siglum)
+    if len(present) > 1:
+        rows = add(_without(rows, present[0]), present[0], spread=True)
     if clauses:
         like = Likeness(vecs, idf, names)
         for siglum in present:
