@@ -180,6 +180,7 @@ FACTS = {
     "縑：A、B、D 作縑；C 作绸缎；E 作绢",
     "李世勣：A、B 作李世；C 作李世勣；D 作李祐；E 作李勋",
     "蓋牟城，所記同：A、B、C、E 作蓋州；D 作盖牟",
+    "渤錯水：C、E 作渤错水；D 作渤海",
     "柳城：A 作柳城；D 作柳州",
     "褐袍：A 作褐衣；E 作战袍",
     "太子：A、D 作李治；E 作李承乾",
@@ -230,14 +231,16 @@ def test_a_number_told_differently_quotes_each_witness_as_it_reads(seeds_edition
         ("liao-marshes", "泥淖之名"),
         ("rite", "祭品"),
         ("withdrawal", "遷民之地"),
+        ("liao-marshes", "暴雪之地"),
     ],
 )
 def test_a_fact_of_the_moment_is_stated_with_every_witness_that_tells_it(seeds_edition, episode, fact):
     """Facts read off the seeds by hand (tests/gold/facts.yaml): the river crossed (遼水 / 辽河 / 辽水, one
     place in three families), the month of the blizzard (十月 / 十月初), the padded clothes (棉衣 in two
     families), the marsh only C names (辽泽; A/B say 泥淖, D/E 沼泽), the offering at the rite (太牢 in three
-    families), the towns whose people are moved (A/B 遼州、蓋州、巖州 ... D 辽东、盖牟). Each is one note quoting
-    every witness the gold lists."""
+    families), the towns whose people are moved (A/B 遼州、蓋州、巖州 ... D 辽东、盖牟), where the blizzard struck
+    (渤错水 in C and E, 渤海 in D: a variant of it in the register). Each is one note quoting every witness the
+    gold lists."""
     from tests.gold import fact_stated
 
     gold = next(f for f in yaml.safe_load(GOLD_FACTS.read_text(encoding="utf-8"))[episode] if f["fact"] == fact)
