@@ -448,7 +448,7 @@ def _place(
     taken = {j for i, a, j, b in beads for j in range(j, j + b)}
     moved: set[int] = set()
     for i, t in enumerate(target):
-        if t is not None:
+        if t is not None or i in under:
             continue
         best = max(((sim, -j) for j, sim in found[i] if j not in taken), default=None)
         if best is None or best[0] < params.moved:

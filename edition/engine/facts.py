@@ -18,7 +18,7 @@ Numerals are read by ``cn2an``.
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
@@ -153,6 +153,19 @@ def _groups(rows: tuple[Row, ...]) -> dict[str, str]:
     return out
 
 
+class Told:
+    """Which families name an entry in each group of rows, and in each form (for choosing whom to quote)."""
+
+    def __init__(self, group: dict[str, str]) -> None:
+        self.group = group
+        self.where: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (entry, group) -> families
+        self.forms: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (entry, compared form) -> families
+
+    def add(self, x: Said, e: str, family: str) -> None:
+        self.where[(e, self.group[x.row])].add(family)
+        self.forms[(e, x.value)].add(family)
+
+
 class Facts:
     """The fact notes of an edition, made episode by episode."""
 
@@ -249,13 +262,12 @@ class Facts:
         (sharing a title with it, or the one entry of the kind that witness alone names in the same row,
         where it never names the first) is its reading there."""
         rows_of: dict[tuple[str, str], set[str]] = {}  # (witness, entry) -> rows it is named in
-        told: dict[tuple[str, str], set[str]] = {}  # (entry, group of rows) -> families naming it there
+        told = Told(group)
         for s, xs in said.items():
             for x in xs:
                 if len(x.entries) == 1:  # a title several entries share (太子) names none of them
                     rows_of.setdefault((s, x.entries[0]), set()).add(x.row)
-                    told.setdefault((x.entries[0], group[x.row]), set()).add(self.family_of.get(s, s))
-                    told.setdefault((x.entries[0], x.value), set()).add(self.family_of.get(s, s))
+                    told.add(x, x.entries[0], self.family_of.get(s, s))
         best: dict[str, dict[str, Said]] = {}  # witness -> entry -> its mention here
         for s, xs in said.items():
             mine: dict[str, Said] = {}
@@ -263,7 +275,7 @@ class Facts:
                 if len(x.entries) > 1:
                     continue
                 (e,) = x.entries
-                if e not in mine or self._rank(x, e, told, group) < self._rank(mine[e], e, told, group):
+                if e not in mine or self._rank(x, e, told) < self._rank(mine[e], e, told):
                     mine[e] = x
             best[s] = mine
         who: dict[str, set[str]] = {}
@@ -306,9 +318,7 @@ class Facts:
                 if len(pick) == 1:
                     f = pick[0].entries[0]
                     # its mention where the others name the entry it stands in for (李祐 at the rearguard)
-                    slot[s] = min(
-                        (x for x in said[s] if x.entries == (f,)), key=lambda x: self._rank(x, e, told, group)
-                    )
+                    slot[s] = min((x for x in said[s] if x.entries == (f,)), key=lambda x: self._rank(x, e, told))
                     taken.add((s, f))
             readings = {s: self._form(e, entry, x, described) for s, x in slot.items()}
             readings = {s: r for s, r in readings.items() if r is not None}
@@ -333,16 +343,14 @@ class Facts:
         here = sum(1 for xs in said.values() for x in xs if x.entries == (e,) and x.how != "title")
         return 2 * here > self.named[e]
 
-    def _rank(self, x: Said, e: str, told: dict[tuple[str, str], set[str]], group: dict[str, str]) -> tuple:
+    def _rank(self, x: Said, e: str, told: Told) -> tuple:
         """Which of a witness's mentions of an entry is its reading: the one told where most other texts name
         it too (the people moved from 蓋州, not 蓋牟城 among the cities taken); then a variant; then the
-        name most other texts use there (蓋州 as C and E, of A's 蓋牟城 and 蓋州 in one moment); then as
+        name most other texts use (蓋州 as C and E, of A's 蓋牟城 and 蓋州 in one moment); then as
         ``_prefer`` says."""
-        me = {self.family_of.get(x.siglum, x.siglum)}
-        here = told.get((e, group[x.row]), set()) - me
-        alike = told.get((e, x.value), set()) - me
+        me = self.family_of.get(x.siglum, x.siglum)
         how, *rest = self._prefer(x, e)
-        return (-len(here), how, -len(alike), *rest)
+        return (-len(told.where[(e, told.group[x.row])] - {me}), how, -len(told.forms[(e, x.value)] - {me}), *rest)
 
     def _prefer(self, x: Said, e: str) -> tuple:
         """Which of a witness's mentions of an entry stands for it: a variant, then a name (its headword,
