@@ -752,9 +752,7 @@ def align(
     for k, row in enumerate(rows, 1):
         span = {}
         for w in row.cells:
-            n = 1
-            while k - 1 + n < len(rows) and w in rows[k - 1 + n].covered and w not in rows[k - 1 + n].cells:
-                n += 1
+            n = _reach(rows, w, k - 1) - (k - 1) + 1
             if n > 1:
                 span[w] = n
         out.append(

@@ -128,18 +128,6 @@ def _month(date: str) -> bool:
     return date.endswith(("月", "月初"))
 
 
-def blocks(rows: tuple[Row, ...]) -> list[list[Row]]:
-    """Runs of rows that a spanning cell joins into one moment."""
-    out: list[list[Row]] = []
-    reach = -1
-    for k, row in enumerate(rows):
-        if k > reach:
-            out.append([])
-        out[-1].append(row)
-        reach = max(reach, k + max(row.span.values(), default=1) - 1)
-    return out
-
-
 def _groups(rows: tuple[Row, ...]) -> dict[str, str]:
     """Each row's group, named by its first row: a row and the rows any cell in the group spans down over."""
     out: dict[str, str] = {}
