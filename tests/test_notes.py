@@ -181,6 +181,8 @@ FACTS = {
     "李世勣：A、B 作李世；C 作李世勣；D 作李祐；E 作李勋",
     "蓋牟城，所記同：A、B、C、E 作蓋州；D 作盖牟",
     "渤錯水：C、E 作渤错水；D 作渤海",
+    "遼東：A、B、C、E 作遼東；D 作辽左",
+    "長孫無忌，所記同：A、B、C、D 作長孫無忌",
     "柳城：A 作柳城；D 作柳州",
     "褐袍：A 作褐衣；E 作战袍",
     "太子：A、D 作李治；E 作李承乾",
@@ -232,6 +234,8 @@ def test_a_number_told_differently_quotes_each_witness_as_it_reads(seeds_edition
         ("rite", "祭品"),
         ("withdrawal", "遷民之地"),
         ("liao-marshes", "暴雪之地"),
+        ("withdrawal", "早寒之地"),
+        ("liao-marshes", "開道之將"),
     ],
 )
 def test_a_fact_of_the_moment_is_stated_with_every_witness_that_tells_it(seeds_edition, episode, fact):
@@ -239,8 +243,9 @@ def test_a_fact_of_the_moment_is_stated_with_every_witness_that_tells_it(seeds_e
     place in three families), the month of the blizzard (十月 / 十月初), the padded clothes (棉衣 in two
     families), the marsh only C names (辽泽; A/B say 泥淖, D/E 沼泽), the offering at the rite (太牢 in three
     families), the towns whose people are moved (A/B 遼州、蓋州、巖州 ... D 辽东、盖牟), where the blizzard struck
-    (渤错水 in C and E, 渤海 in D: a variant of it in the register). Each is one note quoting every witness the
-    gold lists."""
+    (渤错水 in C and E, 渤海 in D: a variant of it in the register), where winter comes early (遼東; D's 辽左, a
+    variant), who leads the men clearing the road (長孫無忌 in four families). Each is one note quoting every
+    witness the gold lists."""
     from tests.gold import fact_stated
 
     gold = next(f for f in yaml.safe_load(GOLD_FACTS.read_text(encoding="utf-8"))[episode] if f["fact"] == fact)
@@ -264,12 +269,16 @@ def test_a_witness_is_quoted_where_the_others_tell_the_same_moment(seeds_edition
 
 def test_agreement_is_stated_only_for_what_belongs_to_the_moment(seeds_edition):
     """安市 is named by all five in the dialogue at the wall, but all through the siege too; 李世民 in every
-    scene: neither is a fact of one moment."""
-    agreed = {n.label for n in notes_of(seeds_edition, "fact") if n.label.endswith("所記同")}
-    assert "太牢，所記同" in agreed
-    assert not agreed & {"安市，所記同", "李世民，所記同", "長孫無忌，所記同"}
+    scene: neither is a fact of one moment. A person the texts agree on is stated only where he acts at one
+    moment: 長孫無忌 leading the men who fill the marsh (not in the dialogue, where A alone has him lay out
+    the gift, nor at the prince's meeting); 李道宗 in the rearguard."""
+    agreed = {(n.episode, n.label) for n in notes_of(seeds_edition, "fact") if n.label.endswith("所記同")}
+    labels = {label for _, label in agreed}
+    assert "太牢，所記同" in labels
+    assert not labels & {"安市，所記同", "李世民，所記同"}
     entries = {e.name: e.kind for e in seeds_edition.register}
-    assert all(entries[label.split("，")[0]] != "person" for label in agreed)
+    persons = {(ep, label) for ep, label in agreed if entries[label.split("，")[0]] == "person"}
+    assert persons == {("liao-marshes", "長孫無忌，所記同"), ("withdrawal", "李道宗，所記同")}
 
 
 def test_collation_tags_are_true(seeds_edition):

@@ -313,7 +313,7 @@ class Facts:
             if len(self._families(readings)) < 2:
                 continue
             if len(set(readings.values())) < 2:
-                if self._belongs(kind, e, slot, said):
+                if self._belongs(kind, e, slot, said, told):
                     forms = {s: self.fold(x.text) for s, x in slot.items()}
                     out.append((kind, f"{entry.name}，所記同", self._readings(slot, forms)))
                 continue
@@ -321,12 +321,17 @@ class Facts:
             out.append((kind, label, self._readings({s: slot[s] for s in readings}, readings)))
         return out
 
-    def _belongs(self, kind: str, e: str, slot: dict[str, Said], said: dict[str, list[Said]]) -> bool:
-        """Whether independent tellings agreeing on a place or a thing is worth a note: it belongs to this
-        episode -- most of its mentions in all the witnesses are here (太牢 at the rite, not 安市, named all
-        through the siege) -- and two families name a thing (棉衣), three a place (places recur more). Persons
-        recur in every scene and are never stated."""
-        if kind == "person" or len(self._families(slot)) < (2 if kind == "thing" else AGREE):
+    def _belongs(self, kind: str, e: str, slot: dict[str, Said], said: dict[str, list[Said]], told: Told) -> bool:
+        """Whether independent tellings agreeing on an entry is worth a note. A place or a thing: it belongs
+        to this episode -- most of its mentions in all the witnesses are here (太牢 at the rite, not 安市,
+        named all through the siege) -- and two families name a thing (棉衣), three a place (places recur
+        more). A person recurs in every scene: only one that three families name at one moment of the
+        episode, and at no other, who acts there (長孫無忌 clearing the road over the marsh; 李道宗 in the
+        rearguard) -- never the one named most in the edition, who is in every scene."""
+        if kind == "person":
+            moments = [g for (f, g), families in told.where.items() if f == e and len(families) >= AGREE]
+            return len(moments) == 1 and e != self.named.most_common(1)[0][0]
+        if len(self._families(slot)) < (2 if kind == "thing" else AGREE):
             return False
         here = sum(1 for xs in said.values() for x in xs if x.entries == (e,) and x.how != "title")
         return 2 * here > self.named[e]
