@@ -265,6 +265,8 @@ def test_a_witness_is_quoted_where_the_others_tell_the_same_moment(seeds_edition
     towns = quoted("蓋牟城")
     assert all("遷" in t or "迁" in t for s, t in towns.items() if s in "ABE")
     assert "殿后" in quoted("李世勣")["D"]
+    # A names 李道宗 twice in the rows C, D and E span: 領命前去佈置, and beside 李世 at the rearguard, as they do
+    assert "殿後" in quoted("李道宗")["A"]
 
 
 def test_agreement_is_stated_only_for_what_belongs_to_the_moment(seeds_edition):

@@ -148,10 +148,18 @@ class Told:
         self.group = group
         self.where: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (entry, group) -> families
         self.forms: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (entry, compared form) -> families
+        self.rows: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (witness, row) -> entries named
 
     def add(self, x: Said, e: str, family: str) -> None:
         self.where[(e, self.group[x.row])].add(family)
         self.forms[(e, x.value)].add(family)
+        self.rows[(x.siglum, x.row)].add(e)
+
+    def company(self, x: Said, e: str, family: str) -> int:
+        """How many other entries named in the mention's row other texts name in that group too: of A's two
+        李道宗 in the rows C, D and E span, the one beside 李世 (李世勣) at the rearguard, as theirs are."""
+        g = self.group[x.row]
+        return sum(1 for f in self.rows[(x.siglum, x.row)] if f != e and self.where[(f, g)] - {family})
 
 
 class Facts:
@@ -338,12 +346,19 @@ class Facts:
 
     def _rank(self, x: Said, e: str, told: Told) -> tuple:
         """Which of a witness's mentions of an entry is its reading: the one told where most other texts name
-        it too (the people moved from 蓋州, not 蓋牟城 among the cities taken); then a variant; then the
+        it too (the people moved from 蓋州, not 蓋牟城 among the cities taken); then the one named with what
+        the others name there (``Told.company``); then a variant; then the
         name most other texts use (蓋州 as C and E, of A's 蓋牟城 and 蓋州 in one moment); then as
         ``_prefer`` says."""
         me = self.family_of.get(x.siglum, x.siglum)
         how, *rest = self._prefer(x, e)
-        return (-len(told.where[(e, told.group[x.row])] - {me}), how, -len(told.forms[(e, x.value)] - {me}), *rest)
+        return (
+            -len(told.where[(e, told.group[x.row])] - {me}),
+            -told.company(x, e, me),
+            how,
+            -len(told.forms[(e, x.value)] - {me}),
+            *rest,
+        )
 
     def _prefer(self, x: Said, e: str) -> tuple:
         """Which of a witness's mentions of an entry stands for it: a variant, then a name (its headword,
