@@ -346,6 +346,13 @@ def test_dates_of_two_months_in_one_row_are_two_events(both):
     assert "時日：E 作九月二十日；P、Q、U 作乙酉" in dates
 
 
+def test_a_place_some_name_and_others_only_describe_is_never_the_same(both):
+    """C and the chronicles (P, Q, T, U) name 遼澤; A/B say only 泥淖 and D/E 沼泽. The namers agree, but the
+    others do not say it: the note lists each wording, as on the seeds, and does not call them one reading."""
+    (marsh,) = [n.text for n in notes_of(both, "fact") if n.label.startswith("遼澤")]
+    assert marsh == "遼澤：A、B 作泥淖；C、P、Q、T、U 作辽泽；D、E 作沼泽"
+
+
 NORM = Normaliser({})
 
 

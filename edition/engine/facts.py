@@ -320,6 +320,14 @@ class Facts:
             readings = {s: r for s, r in readings.items() if r is not None}
             if len(self._families(readings)) < 2:
                 continue
+            described_too = {s: x for s, x in slot.items() if x.how == "title" and s not in readings}
+            if len(set(readings.values())) < 2 and described_too and entry.names and kind != "person":
+                # the texts naming a place or thing agree, and others only describe it (遼澤 in C and the
+                # chronicles; A/B's 泥淖, D/E's 沼泽): not "the same" -- each wording listed, as where one text
+                # alone names it (a person's title, 父皇 or 太宗 for 李世民, is no fact)
+                forms = {s: self.fold(x.text) for s, x in slot.items()}
+                out.append((kind, entry.name, self._readings(slot, forms)))
+                continue
             if len(set(readings.values())) < 2:
                 if self._belongs(kind, e, slot, said, told):
                     forms = {s: self.fold(x.text) for s, x in slot.items()}
