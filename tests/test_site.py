@@ -208,7 +208,9 @@ def test_notes_outside_the_episodes_are_on_their_family_base_page(site, edition)
     for note in outside:
         if note["id"] in again:  # stated by the first of its kind (下同)
             continue
-        html = page(site, f"witnesses/{bases[note['family']]}.md")
+        # a family's note on its base's page; an editor's note on the page of the witness it annotates
+        home = bases[note["family"]] if note["family"] else note["lemma"]["siglum"]
+        html = page(site, f"witnesses/{home}.md")
         assert f'<li id="{note["id"]}" class="ed-note' in html
         if note["type"] == "lacuna":
             assert escape_text(note["text"]) in html
