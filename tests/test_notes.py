@@ -346,6 +346,18 @@ def test_dates_of_two_months_in_one_row_are_two_events(both):
     assert "時日：E 作九月二十日；P、Q、U 作乙酉" in dates
 
 
+def test_texts_agreeing_on_a_month_date_one_moment(both):
+    """The 綱目 (R) and the 輯覽 (S) tell 冬十月遣使祀魏徵 where the others' 遼澤 reaches 蒲溝 in the tenth month:
+    the row holds both 十月, but they date two events. A month stated as agreed is one the texts give beside
+    something else they share (蒲溝), never R's or S's 十月 of the envoys to 魏徵's tomb."""
+    texts = {w.siglum: w.text for w in both.witnesses}
+    for n in notes_of(both, "fact"):
+        if n.cls == "date":
+            for r in n.readings:
+                for s, (a, b) in r.spans.items():
+                    assert "祀魏" not in texts[s][a : b + 6], n.text
+
+
 def test_a_place_some_name_and_others_only_describe_is_never_the_same(both):
     """C and the chronicles (P, Q, T, U) name 遼澤; A/B say only 泥淖 and D/E 沼泽. The namers agree, but the
     others do not say it: the note lists each wording, as on the seeds, and does not call them one reading."""

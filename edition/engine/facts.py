@@ -214,13 +214,18 @@ class Facts:
                 kind, {s: [x for x in xs if x.kind == kind] for s, xs in everything.items()}, present, group
             )
         by_row: dict[tuple[str, str], dict[str, list[Said]]] = {}  # (row, kind) -> witness -> what it says
+        named: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (witness, row) -> entries named there
+        for s, xs in everything.items():
+            for x in xs:
+                if x.kind in ("person", "place", "thing") and x.how != "title":
+                    named[(s, x.row)].update(x.entries)
         for s, xs in everything.items():
             for x in xs:
                 if x.kind in ("number", "date"):
                     by_row.setdefault((group[x.row], x.kind), {}).setdefault(s, []).append(x)
         for g in dict.fromkeys(group.values()):  # numbers and dates pair within a row: further off, they count
             for kind in ("number", "date"):  # other things
-                found += self._value_notes(kind, by_row.get((g, kind), {}))
+                found += self._value_notes(kind, by_row.get((g, kind), {}), named)
         return [
             Note(
                 type="fact",
@@ -398,11 +403,15 @@ class Facts:
         entry: Entry | None = self.entries.get(e)
         return entry.name if entry else next(iter(slot.values())).text
 
-    def _value_notes(self, kind: str, said: dict[str, list[Said]]) -> list[tuple[str, str, tuple[Reading, ...]]]:
+    def _value_notes(
+        self, kind: str, said: dict[str, list[Said]], named: dict[tuple[str, str], set[str]]
+    ) -> list[tuple[str, str, tuple[Reading, ...]]]:
         keys = sorted({x.key for xs in said.values() for x in xs})
         out = []
         for key in keys:
             slot = {s: next(x for x in xs if x.key == key) for s, xs in said.items() if any(x.key == key for x in xs)}
+            if key == "month" and len({x.value for x in slot.values()}) == 1:
+                slot = self._corroborated(slot, named)
             # a number or date three independent tellings agree on is a fact worth stating (殿後四萬); two
             # agreeing in one row may be chance, and the table shows them side by side anyway
             agreed = len({x.value for x in slot.values()}) == 1
@@ -419,6 +428,17 @@ class Facts:
                 label += {"date": "，所記同日", "month": "，所記同月"}.get(key, "，所記同數")
             # each wording listed (一百匹, 百匹, 一万人, 万人; not 四萬, 四万): a witness is quoted as it reads
             out.append((kind, label, self._readings(slot, {s: self.fold(x.text) for s, x in slot.items()})))
+        return out
+
+    def _corroborated(self, slot: dict[str, Said], named: dict[tuple[str, str], set[str]]) -> dict[str, Said]:
+        """Of texts giving one month in one group of rows, those whose row names a person, place or thing that
+        another family's does too: a bare month says little of which moment it dates (R's 冬十月遣使祀魏徵 and
+        Q's 冬十月丙申朔，上至蒲沟 are two events; Q's and A's 十月 both reach 蒲溝)."""
+        out = {}
+        for s, x in slot.items():
+            mine, me = named.get((s, x.row), set()), self.family_of.get(s, s)
+            if any(self.family_of.get(t, t) != me and mine & named.get((t, y.row), set()) for t, y in slot.items()):
+                out[s] = x
         return out
 
     def _readings(self, slot: dict[str, Said], forms: dict[str, str] | None = None) -> tuple[Reading, ...]:
