@@ -23,7 +23,7 @@ def test_gold_row_pairs_of_the_seeds(seeds_edition):
     same, total, misses = row_pairs(seeds_edition, SEEDS_GOLD / "rows.yaml")
     print(f"{same} of {total} gold pairs share a row; missed: {misses}")
     assert total >= 40
-    assert same / total >= 0.85
+    assert same / total >= 0.9
 
 
 def test_gold_row_pairs_of_the_development_set(dev_edition):
@@ -109,6 +109,22 @@ def test_the_spine_too_is_aligned_against_the_rows_the_others_made(seeds_edition
 
     assert row_of("E", "当场下令").isdisjoint(row_of("A", "致祭之日"))
     assert row_of("E", "设太牢祭奠") & row_of("A", "並集柳城東南") & row_of("D", "骸骨并集")
+
+
+def test_a_sentence_is_weighed_against_the_row_as_a_whole(seeds_edition):
+    """E's 二十一日，他在归途上与前来迎接的太子李承乾相遇 is like each of A's and D's tellings of the prince coming to
+    meet the emperor only a little, but like what they share (迎, 太子 / 李治) more: it spans the rows of A's
+    李治帶人行到臨渝關 and D's 正碰上太子来迎. E's next sentence, the emperor watching the limping prince, no longer
+    stands beside A's 長孫無忌 offering a new robe (they share the emperor's name and 看)."""
+    (prince,) = [ep for ep in seeds_edition.episodes if ep.episode.id == "crown-prince"]
+
+    def row_of(siglum: str, words: str) -> set[str]:
+        k = next(k for k, r in enumerate(prince.rows) for s in r.cells.get(siglum, ()) if words in s.text)
+        return {r.id for r in prince.rows[k : k + prince.rows[k].span.get(siglum, 1)]}
+
+    met = row_of("E", "李承乾相遇")
+    assert met & row_of("A", "行到臨渝關") and met & row_of("D", "正碰上太子来迎")
+    assert row_of("E", "一瘸一拐").isdisjoint(row_of("A", "取來一襲新袍"))
 
 
 def test_several_clauses_answering_one_row_join_it():

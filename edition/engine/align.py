@@ -237,6 +237,7 @@ class Blocks:
         self._theirs: dict[tuple[int, int], dict[str, tuple[dict[str, float], float]]] = {}
         self._against: dict[tuple[str, int, int, str], float] = {}
         self._single: dict[tuple[int, int], float] = {}
+        self._centres: dict[int, tuple[dict[str, float], float]] = {}
 
     def dot(self, x: str, y: str) -> float:
         key = (x, y) if x <= y else (y, x)
@@ -281,11 +282,33 @@ class Blocks:
             value = self._against[key] = sum(v * theirs[g] for g, v in a.items() if g in theirs)
         return value
 
+    def centre(self, j: int) -> tuple[dict[str, float], float]:
+        """Row ``j`` as a whole: the sum of its witnesses' texts, each witness's of unit length, and its norm."""
+        value = self._centres.get(j)
+        if value is None:
+            out: dict[str, float] = {}
+            for v, sq in self.theirs(j, 1).values():
+                if sq > 0:
+                    _add(out, {g: x / math.sqrt(sq) for g, x in v.items()})
+            value = self._centres[j] = (out, math.sqrt(sum(x * x for x in out.values())))
+        return value
+
     def single(self, i: int, j: int) -> float:
-        """``sim(i, 1, j, 1)``, remembered: a segment's likeness to a row is summed into many beads."""
+        """A segment's likeness to one row, remembered (it is summed into many beads): the better of its cosine
+        with the closest witness there and with the row as a whole (``centre``), where the words several
+        witnesses share -- the moment's own -- weigh more than one witness's. E's 与前来迎接的太子李承乾相遇 is
+        more like the rows where A's 李治 and D's 太子 both come to meet the emperor than like either alone;
+        held to the closest witness, it stood in no row, and E's next sentence (李世民看着…一瘸一拐的李承乾)
+        spanned seven rows from A's 長孫無忌看到李世民依舊穿著…褐衣 on the emperor's name."""
         value = self._single.get((i, j))
         if value is None:
-            value = self._single[(i, j)] = self.sim(i, 1, j, 1)
+            value = self.sim(i, 1, j, 1)
+            if len(self.theirs(j, 1)) > 1:  # with one witness there, the two are one
+                mine = self.vecs[self.segs[i].folded]
+                centre, norm = self.centre(j)
+                dot = sum(x * centre[g] for g, x in mine.weights.items() if g in centre)
+                value = max(value, dot / (mine.norm * norm) if dot else 0.0)
+            self._single[(i, j)] = value
         return value
 
     def sim(self, i: int, a: int, j: int, b: int) -> float:
