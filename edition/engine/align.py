@@ -237,7 +237,7 @@ class Blocks:
         self._theirs: dict[tuple[int, int], dict[str, tuple[dict[str, float], float]]] = {}
         self._against: dict[tuple[str, int, int, str], float] = {}
         self._single: dict[tuple[int, int], float] = {}
-        self._centres: dict[int, tuple[dict[str, float], float]] = {}
+        self._spreads: dict[int, float] = {}
 
     def dot(self, x: str, y: str) -> float:
         key = (x, y) if x <= y else (y, x)
@@ -282,33 +282,41 @@ class Blocks:
             value = self._against[key] = sum(v * theirs[g] for g, v in a.items() if g in theirs)
         return value
 
-    def centre(self, j: int) -> tuple[dict[str, float], float]:
-        """Row ``j`` as a whole: the sum of its witnesses' texts, each witness's of unit length, and its norm."""
-        value = self._centres.get(j)
+    def spread(self, j: int) -> float:
+        """The norm of row ``j`` as a whole: the sum of its witnesses' texts, each witness's of unit length
+        (from the dot products of those texts, so the sum itself is never built)."""
+        value = self._spreads.get(j)
         if value is None:
-            out: dict[str, float] = {}
-            for v, sq in self.theirs(j, 1).values():
-                if sq > 0:
-                    _add(out, {g: x / math.sqrt(sq) for g, x in v.items()})
-            value = self._centres[j] = (out, math.sqrt(sum(x * x for x in out.values())))
+            items = [(v, sq) for v, sq in self.theirs(j, 1).values() if sq > 0]
+            total = float(len(items))
+            for k, (va, sa) in enumerate(items):
+                for vb, sb in items[k + 1 :]:
+                    x, y = (va, vb) if len(va) <= len(vb) else (vb, va)
+                    total += 2 * sum(w * y[g] for g, w in x.items() if g in y) / math.sqrt(sa * sb)
+            value = self._spreads[j] = math.sqrt(total)
         return value
 
     def single(self, i: int, j: int) -> float:
         """A segment's likeness to one row, remembered (it is summed into many beads): the better of its cosine
-        with the closest witness there and with the row as a whole (``centre``), where the words several
+        with the closest witness there and with the row as a whole (see ``spread``), where the words several
         witnesses share -- the moment's own -- weigh more than one witness's. E's 与前来迎接的太子李承乾相遇 is
         more like the rows where A's 李治 and D's 太子 both come to meet the emperor than like either alone;
         held to the closest witness, it stood in no row, and E's next sentence (李世民看着…一瘸一拐的李承乾)
         spanned seven rows from A's 長孫無忌看到李世民依舊穿著…褐衣 on the emperor's name."""
         value = self._single.get((i, j))
         if value is None:
-            value = self.sim(i, 1, j, 1)
-            if len(self.theirs(j, 1)) > 1:  # with one witness there, the two are one
-                mine = self.vecs[self.segs[i].folded]
-                centre, norm = self.centre(j)
-                dot = sum(x * centre[g] for g, x in mine.weights.items() if g in centre)
-                value = max(value, dot / (mine.norm * norm) if dot else 0.0)
-            self._single[(i, j)] = value
+            x = self.segs[i].folded
+            sq_a = self.square((x,))
+            best = whole = 0.0
+            theirs = self.theirs(j, 1)
+            for w, (_, sq_b) in theirs.items():
+                if sq_a > 0 and sq_b > 0:
+                    dot = self.against(x, j, 1, w)
+                    best = max(best, dot / math.sqrt(sq_a * sq_b))
+                    whole += dot / math.sqrt(sq_b)
+            if len(theirs) > 1 and whole:  # with one witness there, the two are one
+                best = max(best, whole / (math.sqrt(sq_a) * self.spread(j)))
+            value = self._single[(i, j)] = best
         return value
 
     def sim(self, i: int, a: int, j: int, b: int) -> float:
