@@ -188,5 +188,9 @@ if __name__ == "__main__":  # python -m tests.gold: the figures for a closing no
     )
     for ep, fs in said.items():
         print(f"  {ep}: " + "  ".join(f"{name} {how}" for name, how in fs))
+    edited = build_folder(SEEDS, editorial=True)  # the editor's file: its notes state what the machine cannot
+    count = Counter(fact_stated(edited, ep, f) for ep, fs in facts.items() for f in fs)
+    notes = sum(1 for n in edited.notes if n.type == "editor")
+    print(f"  with the editor's file: fact notes state {count['whole']} whole; the file adds {notes} editor's notes")
     outside = Counter(n.cls for n in seeds.notes if n.episode is None)
     print(f"outside the episodes: {sum(outside.values())} notes {dict(sorted(outside.items()))}")
