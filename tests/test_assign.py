@@ -66,6 +66,15 @@ def test_an_event_the_chronicles_tell_between_the_episodes_is_in_none(dev_editio
     assert labels_by_char(dev_edition, siglum, len(w.text))[w.text.index(words)] is None
 
 
+def test_a_date_is_counted_in_letters_that_pay_no_price():
+    from edition.engine.dates import date_letters
+
+    assert date_letters("九月癸未班师") == 4  # month and cyclical day
+    assert date_letters("十月十一日御驾至营州") == 5
+    assert date_letters("二十一日又顺利进至辽水") == 4
+    assert date_letters("唐军算是基本完成了撤军任务") == 0
+
+
 def test_a_scene_stays_whole(seeds_edition):
     """The second half of the dialogue at the wall (A: 伸手搖了一搖 … 迴歸中軍帳) stays with it."""
     w = seeds_edition.witnesses[0]

@@ -22,6 +22,7 @@ import math
 from collections import Counter
 from functools import lru_cache
 
+from .dates import date_letters
 from .model import EpisodeDef, Segment
 from .normalise import Normaliser
 from .params import Params
@@ -196,7 +197,10 @@ def label(segs: tuple[Segment, ...], profiles: list[Profile], params: Params) ->
     raw = evidence(segs, profiles)
     strength = breaks(segs)
     price = params.threshold * peak_density(segs, raw, params.peak)
-    emit = [[e - price * len(seg.folded) for e in row] for seg, row in zip(segs, raw, strict=True)]
+    # a date pays no price: it frames the moment after it (九月癸未，班師 -- the withdrawal in a terse annal,
+    # whose four letters of date would outweigh 班師's evidence) and tells no other event
+    paid = [len(seg.folded) - date_letters(seg.folded) for seg in segs]
+    emit = [[e - price * n for e in row] for n, row in zip(paid, raw, strict=True)]
     labels = trim(viterbi(emit, strength, params), raw, strength)
     return close_scenes(labels, raw, strength, [len(seg.folded) for seg in segs], params.scene_share)
 

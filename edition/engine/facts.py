@@ -22,6 +22,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from .dates import DATE, DAY_OF_MONTH, MONTH_OF
 from .model import EpisodeResult, Family, Note, Reading, Row, Segment, Tokens
 from .register import Entry, Mention, Mentions, Register
 
@@ -30,14 +31,6 @@ APPROX = "数几余多许"
 MEASURES = "匹人骑级里户口头件领艘员名石斤次层丈步座城道路车营"
 # a measure, but not the first word of a troop's kind: 四万步骑 is forty thousand foot and horse, not paces
 _QUANTITY = re.compile(rf"[数几]?[{NUMERALS}]+[余多许]?(?:[{MEASURES}](?![骑卒兵军]))?")
-_MONTH = r"(?<![一二三四五六七八九十])(?:正|十[一二]|[一二三四五六七八九十])月"
-_DAY = r"(?:初[一二三四五六七八九十]|[一二三四五六七八九十廿卅]{2,3}|[一二三四五六七八九]初)日?"
-_DATE = re.compile(rf"{_MONTH}(?:{_DAY}|初)?|(?:[一二三四五六七八九十廿卅]{{2,3}}|初[一二三四五六七八九十])日")
-_STEMS, _BRANCHES = "甲乙丙丁戊己庚辛壬癸", "子丑寅卯辰巳午未申酉戌亥"
-_CYCLICAL = re.compile("|".join(_STEMS[i % 10] + _BRANCHES[i % 12] for i in range(60)))
-# a cyclical day with the month just before it is that month's day (冬十月丙申朔)
-_DAY_OF_MONTH = re.compile(rf"(?:{_MONTH})?(?:{_CYCLICAL.pattern})")
-_MONTH_OF = re.compile(_MONTH)
 SINCE = "自从"  # (compared forms) "from": a date after it opens a stretch of time
 IDIOMS = {"万一"}  # numerals that make a word, not a count, when no measure follows
 AGREE = 3  # independent families that must agree on a number or a date for a note to say so
@@ -78,7 +71,7 @@ def number_value(folded: str) -> tuple[str, bool]:
 def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
     """The counted things of a segment: a numeral with its measure (or a round count, 四万)."""
     n, out = seg.folded, []
-    dates = [m.span() for m in _DATE.finditer(n)]
+    dates = [m.span() for m in DATE.finditer(n)]
     for m in _QUANTITY.finditer(n):
         a, b = m.span()
         if any(x <= a < y for x, y in dates):
@@ -101,7 +94,7 @@ def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
 
 def dates(tokens: Tokens, seg: Segment) -> list[Said]:
     n, out = seg.folded, []
-    for rx in (_DATE, _DAY_OF_MONTH):
+    for rx in (DATE, DAY_OF_MONTH):
         for m in rx.finditer(n):
             a, b = m.span()
             if a and n[a - 1] in SINCE:
@@ -115,12 +108,12 @@ def dates(tokens: Tokens, seg: Segment) -> list[Said]:
 def _whole(date: str) -> bool:
     """A date that can stand against another: a month with its day, or a cyclical day (九月十八日, 乙酉);
     九月十八日 and 二十一日, or 十月初, may be two events' days."""
-    return ("月" in date and "日" in date) or bool(_DAY_OF_MONTH.fullmatch(date))
+    return ("月" in date and "日" in date) or bool(DAY_OF_MONTH.fullmatch(date))
 
 
 def _months(dates: Iterable[str]) -> set[str]:
     """The months some of these dates name (十月丙申, 九月十八日; 乙酉 names none)."""
-    return {m.group() for d in dates for m in [_MONTH_OF.match(d)] if m}
+    return {m.group() for d in dates for m in [MONTH_OF.match(d)] if m}
 
 
 def _month(date: str) -> bool:

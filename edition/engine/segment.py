@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from statistics import median
 
+from .dates import CYCLICAL_DAYS
 from .model import Segment, Tokens
 from .params import Params
 
@@ -37,8 +38,7 @@ CLAUSE_MARKS = set("，,：:")
 INDENT = "\u3000"
 
 # Compared (Simplified) forms: where classical prose marks a new sentence or a new time.
-_STEMS, _BRANCHES = "甲乙丙丁戊己庚辛壬癸", "子丑寅卯辰巳午未申酉戌亥"
-CYCLICAL = {_STEMS[i % 10] + _BRANCHES[i % 12] for i in range(60)}
+CYCLICAL = set(CYCLICAL_DAYS)
 _MONTH = re.compile(r"(?:[春夏秋冬])?(?:闰)?(?:正|十[一二]|[一二三四五六七八九十])月")
 # the days a story counts (第二日, 次日, 是夜 …) and the idioms of a retelling that say time has passed (转眼 …)
 _TIME_WORDS = re.compile(
