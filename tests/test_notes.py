@@ -236,6 +236,8 @@ def test_a_number_told_differently_quotes_each_witness_as_it_reads(seeds_edition
         ("liao-marshes", "暴雪之地"),
         ("withdrawal", "早寒之地"),
         ("liao-marshes", "開道之將"),
+        ("crown-prince", "相遇之日"),
+        ("crown-prince", "帝先行之騎數"),
     ],
 )
 def test_a_fact_of_the_moment_is_stated_with_every_witness_that_tells_it(seeds_edition, episode, fact):
@@ -250,6 +252,29 @@ def test_a_fact_of_the_moment_is_stated_with_every_witness_that_tells_it(seeds_e
 
     gold = next(f for f in yaml.safe_load(GOLD_FACTS.read_text(encoding="utf-8"))[episode] if f["fact"] == fact)
     assert fact_stated(seeds_edition, episode, gold) == "whole"
+
+
+def test_what_one_text_alone_counts_or_dates_is_stated_with_the_texts_that_do_not(seeds_edition):
+    """E alone dates the meeting with the prince (二十一日), D alone counts the horsemen riding ahead
+    (三千飞骑): each note lists the other texts of the episode as not telling it (不記), and none of them
+    gives that value in the episode (A's 三千餘人 is outside it). A/B's 九月十八日 is no such note: C and E
+    give it at the withdrawal. Nor is an article (一路上, 出城一步) or an idiom (豪情萬丈) a count."""
+    texts = {w.siglum: w.text for w in seeds_edition.witnesses}
+    in_episode = {ep.episode.id: {s for row in ep.rows for s in row.cells} for ep in seeds_edition.episodes}
+    told_in = {
+        (ep.episode.id, s): "".join(texts[s][g.start : g.end] for row in ep.rows for g in row.cells.get(s, ()))
+        for ep in seeds_edition.episodes
+        for s in texts
+    }
+    lone = [n for n in notes_of(seeds_edition, "fact") if not n.readings[-1].spans]
+    assert any(n.episode == "crown-prince" and n.readings[0].sigla == ("E",) for n in lone)
+    for n in lone:
+        told, unsaid = n.readings[:-1], n.readings[-1]
+        tellers = {s for r in told for s in r.sigla}
+        assert n.text.endswith("、".join(unsaid.sigla) + " 不記")
+        assert set(unsaid.sigla) == in_episode[n.episode] - tellers
+        assert not any(r.text in told_in[(n.episode, s)] for r in told for s in unsaid.sigla)
+        assert not {r.text for r in told} & {"一路", "一步", "萬丈", "九月十八日"}
 
 
 def test_a_witness_is_quoted_where_the_others_tell_the_same_moment(seeds_edition):

@@ -11,7 +11,8 @@ listing every witness's reading in the 某本作某 manner:
 Only readings of the same kind and role are paired: one register entry named in several
 ways; entries that share a title (李治 and 李承乾, both 太子); or, where every family names
 exactly one entry of a kind besides those all of them name, those entries (李世勣 / 李祐).
-Quantities pair by their measure (一百匹 and 百匹 are one number), dates with dates.
+Quantities pair by their measure (一百匹 and 百匹 are one number), dates with dates. A number or
+date one text alone gives is listed with the texts that do not (``時日：E 作二十一日；A、D 不記``).
 Numerals are read by ``cn2an``.
 """
 
@@ -22,6 +23,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from .collate import BRACKETS
 from .dates import DATE, DAY_OF_MONTH, MONTH_OF
 from .model import EpisodeResult, Family, Note, Reading, Row, Segment, Tokens
 from .register import Entry, Mention, Mentions, Register
@@ -32,7 +34,7 @@ MEASURES = "匹人骑级里户口头件领艘员名石斤次层丈步座城道�
 # a measure, but not the first word of a troop's kind: 四万步骑 is forty thousand foot and horse, not paces
 _QUANTITY = re.compile(rf"[数几]?[{NUMERALS}]+[余多许]?(?:[{MEASURES}](?![骑卒兵军]))?")
 SINCE = "自从"  # (compared forms) "from": a date after it opens a stretch of time
-IDIOMS = {"万一"}  # numerals that make a word, not a count, when no measure follows
+IDIOMS = {"万一", "万丈"}  # numerals that make a word, not a count (万一 in case; 豪情万丈)
 AGREE = 3  # independent families that must agree on a number or a date for a note to say so
 KIND_LABEL = {"person": "人名", "place": "地名", "thing": "名物", "number": "數目", "date": "時日"}
 
@@ -172,6 +174,7 @@ class Facts:
         self.fold = norm_fold
         self.index = Mentions(mentions)
         self.named = Counter(m.entries[0] for m in mentions if m.how != "title" and len(m.entries) == 1)
+        self._everywhere: dict[str, set[tuple[str, str]]] = {}
 
     def said(self, siglum: str, segs: Iterable[tuple[str, Segment]]) -> list[Said]:
         """What a witness states in these segments (each with the id of its row)."""
@@ -219,6 +222,7 @@ class Facts:
         for g in dict.fromkeys(group.values()):  # numbers and dates pair within a row: further off, they count
             for kind in ("number", "date"):  # other things
                 found += self._value_notes(kind, by_row.get((g, kind), {}), named)
+        found += self._lone_notes(everything)
         return [
             Note(
                 type="fact",
@@ -423,6 +427,51 @@ class Facts:
             out.append((kind, label, self._readings(slot, {s: self.fold(x.text) for s, x in slot.items()})))
         return out
 
+    def _lone_notes(self, everything: dict[str, list[Said]]) -> list[tuple[str, str, tuple[Reading, ...]]]:
+        """A number or date that one text alone gives in the episode, and the others give nowhere in their
+        texts: E's 二十一日 meeting the prince, D's 三千 horsemen riding ahead. The others are listed as not
+        telling it (不記). Not: an article (一路, value 1), an idiom (豪情萬丈), a year (十九年), a
+        commentary's gloss (a distance in brackets), nor a date where another text dates anything here."""
+        by_key: defaultdict[tuple[str, str], list[Said]] = defaultdict(list)
+        for xs in everything.values():
+            for x in xs:
+                if x.kind in ("number", "date") and self._counts(x):
+                    by_key[(x.kind, "" if x.kind == "date" else x.key)].append(x)
+        out = []
+        for (kind, key), xs in sorted(by_key.items()):
+            families = self._families(x.siglum for x in xs)
+            others = [s for s in everything if self.family_of.get(s, s) not in families]
+            if len(families) != 1 or len({x.value for x in xs}) != 1 or not others:
+                continue
+            if any((kind, xs[0].value) in self._stated(s) for s in others):
+                continue  # told elsewhere (A/B's 九月十八日 in the dialogue, the others' at the withdrawal), or
+                # counted in another measure (D's 三千 horsemen, the chronicles' 三千人)
+            slot: dict[str, Said] = {}
+            for x in xs:
+                slot.setdefault(x.siglum, x)
+            label = "時日" if kind == "date" else ("數目" if key == "count" else f"數目（{key}）")
+            unsaid = Reading(tuple(sorted(others)), "", {})
+            out.append((kind, label, (*self._readings(slot, {s: self.fold(x.text) for s, x in slot.items()}), unsaid)))
+        return out
+
+    def _counts(self, x: Said) -> bool:
+        """Whether a number or date is the text's own statement of a quantity or a day (see ``_lone_notes``)."""
+        text = self.tokens[x.siglum].text
+        if x.kind == "number" and (x.value.lstrip("~") == "1" or self.fold(x.text) in IDIOMS):
+            return False
+        if x.kind == "number" and x.key == "count" and text[x.end : x.end + 1] == "年":
+            return False
+        opened = max(text.rfind(o, 0, x.start) for o in BRACKETS)
+        return opened < 0 or max(text.rfind(c, 0, x.start) for c in BRACKETS.values()) > opened
+
+    def _stated(self, siglum: str) -> set[tuple[str, str]]:
+        """Every number and date a witness gives anywhere in its text: (kind, value)."""
+        if siglum not in self._everywhere:
+            tokens = self.tokens[siglum]
+            whole = Segment(siglum, 0, 0, len(tokens.text), tokens.text, tokens.n, 0, 0, len(tokens.n))
+            self._everywhere[siglum] = {(x.kind, x.value) for x in (*quantities(tokens, whole), *dates(tokens, whole))}
+        return self._everywhere[siglum]
+
     def _corroborated(self, slot: dict[str, Said], named: dict[tuple[str, str], set[str]]) -> dict[str, Said]:
         """Of texts giving one month in one group of rows, those whose row names a person, place or thing that
         another family's does too: a bare month says little of which moment it dates (R's 冬十月遣使祀魏徵 and
@@ -451,5 +500,7 @@ class Facts:
 
     @staticmethod
     def _words(label: str, readings: tuple[Reading, ...]) -> str:
-        parts = [f"{'、'.join(r.sigla)} {'作' + r.text if r.named else '不名'}" for r in readings]
+        parts = [
+            f"{'、'.join(r.sigla)} {'不記' if not r.spans else '作' + r.text if r.named else '不名'}" for r in readings
+        ]
         return f"{label}：" + "；".join(parts)
