@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 import yaml
 
-from edition.engine.facts import dates, number_value, quantities
+from edition.engine.facts import dates, directions, number_value, quantities
 from edition.engine.model import Segment, Witness, WitnessMeta
 from edition.engine.normalise import Normaliser
 from edition.engine.register import PROVISIONAL
@@ -237,6 +237,8 @@ def test_a_number_told_differently_quotes_each_witness_as_it_reads(seeds_edition
         ("withdrawal", "早寒之地"),
         ("liao-marshes", "開道之將"),
         ("crown-prince", "相遇之日"),
+        ("withdrawal", "班師之日"),
+        ("rite", "集骸方位"),
         ("crown-prince", "帝先行之騎數"),
     ],
 )
@@ -275,6 +277,24 @@ def test_what_one_text_alone_counts_or_dates_is_stated_with_the_texts_that_do_no
         assert set(unsaid.sigla) == in_episode[n.episode] - tellers
         assert not any(r.text in told_in[(n.episode, s)] for r in told for s in unsaid.sigla)
         assert not {r.text for r in told} & {"一路", "一步", "萬丈", "九月十八日"}
+
+
+def test_a_day_is_one_day_wherever_a_text_tells_it(seeds_edition):
+    """C and E date the withdrawal 九月十八日; A and B give that day in the dialogue before it (明日為九月十八日),
+    in another episode, where no row can join them. A day with its month is one day of the story: one note
+    at the withdrawal names the three families, quoting A and B where they give it."""
+    cells = {
+        (ep.episode.id, s): [(g.start, g.end) for row in ep.rows for g in row.cells.get(s, ())]
+        for ep in seeds_edition.episodes
+        for s in "ABCDE"
+    }
+    (note,) = [n for n in notes_of(seeds_edition, "fact") if "九月十八日" in n.text]
+    assert note.episode == "withdrawal" and note.label == "時日，所記同日"
+    spans = {s: sp for r in note.readings for s, sp in r.spans.items()}
+    assert sorted(spans) == list("ABCE")
+    for s, (a, _) in spans.items():
+        episode = "anshi-dialogue" if s in "AB" else "withdrawal"
+        assert any(x <= a < y for x, y in cells[(episode, s)])
 
 
 def test_a_witness_is_quoted_where_the_others_tell_the_same_moment(seeds_edition):
@@ -415,6 +435,21 @@ def seg_of(text):
 def test_quantities_are_counts_with_their_measure(text, found):
     t, s = seg_of(text)
     assert [(q.key, q.value) for q in quantities(t, s)] == found
+
+
+@pytest.mark.parametrize(
+    "text, found",
+    [
+        ("並集柳城東南，有司設太牢", ["东南"]),
+        ("并集于城南安葬", ["南"]),
+        ("大軍自營州南下", []),  # a way one goes
+        ("出城南門迎之", []),  # a gate
+        ("我軍盡數西歸", []),
+    ],
+)
+def test_a_direction_is_one_from_a_town(text, found):
+    t, s = seg_of(text)
+    assert [d.value for d in directions(t, s, [])] == found
 
 
 def test_numerals_are_read_by_cn2an():

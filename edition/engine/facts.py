@@ -11,7 +11,9 @@ listing every witness's reading in the 某本作某 manner:
 Only readings of the same kind and role are paired: one register entry named in several
 ways; entries that share a title (李治 and 李承乾, both 太子); or, where every family names
 exactly one entry of a kind besides those all of them name, those entries (李世勣 / 李祐).
-Quantities pair by their measure (一百匹 and 百匹 are one number), dates with dates. A number or
+Quantities pair by their measure (一百匹 and 百匹 are one number), dates with dates (a day with its
+month is one day of the story, in whichever episode a text gives it), directions from a town
+(柳城東南, 城南) with directions. A number or
 date one text alone gives is listed with the texts that do not (``時日：E 作二十一日；A、D 不記``).
 Numerals are read by ``cn2an``.
 """
@@ -33,10 +35,12 @@ APPROX = "数几余多许"
 MEASURES = "匹人骑级里户口头件领艘员名石斤次层丈步座城道路车营"
 # a measure, but not the first word of a troop's kind: 四万步骑 is forty thousand foot and horse, not paces
 _QUANTITY = re.compile(rf"[数几]?[{NUMERALS}]+[余多许]?(?:[{MEASURES}](?![骑卒兵军]))?")
+# (compared forms) a direction after a town (城南, 州东北), not a way one goes (南下, 西归) nor a gate (城南门)
+DIRECTION = re.compile(r"(?<=[城州县市])(?:东南|东北|西南|西北|[东西南北])(?![上下进行归撤渡去来还门风方面])")
 SINCE = "自从"  # (compared forms) "from": a date after it opens a stretch of time
 IDIOMS = {"万一", "万丈"}  # numerals that make a word, not a count (万一 in case; 豪情万丈)
 AGREE = 3  # independent families that must agree on a number or a date for a note to say so
-KIND_LABEL = {"person": "人名", "place": "地名", "thing": "名物", "number": "數目", "date": "時日"}
+CLASS = {"direction": "place"}  # a direction from a town is noted as a place
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,18 @@ def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
     return out
 
 
+def directions(tokens: Tokens, seg: Segment, places: list[tuple[int, int]]) -> list[Said]:
+    """Where, from a town: 柳城東南, 城南 -- the direction after a town's name or a word for a town, quoted with
+    the place named just before it (``places``: the segment's place mentions)."""
+    out = []
+    for m in DIRECTION.finditer(seg.folded):
+        a, b = m.span()
+        start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
+        start = next((p for p, q in places if q == start), tokens.at[seg.lo + a - 1])
+        out.append(Said(tokens.siglum, start, end, tokens.text[start:end], "direction", "direction", m.group()))
+    return out
+
+
 def dates(tokens: Tokens, seg: Segment) -> list[Said]:
     n, out = seg.folded, []
     for rx in (DATE, DAY_OF_MONTH):
@@ -111,6 +127,24 @@ def _whole(date: str) -> bool:
     """A date that can stand against another: a month with its day, or a cyclical day (九月十八日, 乙酉);
     九月十八日 and 二十一日, or 十月初, may be two events' days."""
     return ("月" in date and "日" in date) or bool(DAY_OF_MONTH.fullmatch(date))
+
+
+def _glossed(text: str, at: int) -> bool:
+    """Whether ``at`` is inside brackets: a commentary's gloss (a distance, a modern place), not the text's."""
+    opened = max(text.rfind(o, 0, at) for o in BRACKETS)
+    return opened >= 0 and max(text.rfind(c, 0, at) for c in BRACKETS.values()) < opened
+
+
+def _value_label(kind: str, key: str) -> str:
+    """What a note on a value states: 時日, 方位, 數目, or 數目 with its measure (數目（匹）)."""
+    if kind in ("date", "direction"):
+        return {"date": "時日", "direction": "方位"}[kind]
+    return "數目" if key == "count" else f"數目（{key}）"
+
+
+def _day(date: str) -> bool:
+    """A day with its month (九月十八日, 十月丙申): one day of the story, wherever a text gives it."""
+    return "月" in date and _whole(date)
 
 
 def _months(dates: Iterable[str]) -> set[str]:
@@ -174,17 +208,20 @@ class Facts:
         self.fold = norm_fold
         self.index = Mentions(mentions)
         self.named = Counter(m.entries[0] for m in mentions if m.how != "title" and len(m.entries) == 1)
-        self._everywhere: dict[str, set[tuple[str, str]]] = {}
+        self._everywhere: dict[str, tuple[Said, ...]] = {}
 
     def said(self, siglum: str, segs: Iterable[tuple[str, Segment]]) -> list[Said]:
         """What a witness states in these segments (each with the id of its row)."""
         out: list[Said] = []
         tokens = self.tokens[siglum]
         for row, seg in segs:
+            places = []
             for m in self.index.starting(siglum, seg.start, seg.end):
                 key = m.entries[0] if len(m.entries) == 1 else "+".join(m.entries)
                 out.append(Said(siglum, m.start, m.end, m.text, m.kind, key, self.fold(m.text), m.how, m.entries, row))
-            out += [replace(x, row=row) for x in (*quantities(tokens, seg), *dates(tokens, seg))]
+                places += [(m.start, m.end)] if m.kind == "place" else []
+            values = (*quantities(tokens, seg), *dates(tokens, seg), *directions(tokens, seg, places))
+            out += [replace(x, row=row) for x in values if x.kind != "direction" or not _glossed(tokens.text, x.start)]
         return out
 
     def notes(self, episode: EpisodeResult) -> list[Note]:
@@ -217,21 +254,23 @@ class Facts:
                     named[(s, x.row)].update(x.entries)
         for s, xs in everything.items():
             for x in xs:
-                if x.kind in ("number", "date"):
+                if x.kind in ("number", "date", "direction"):
                     by_row.setdefault((group[x.row], x.kind), {}).setdefault(s, []).append(x)
+        days = self._day_notes(everything)
         for g in dict.fromkeys(group.values()):  # numbers and dates pair within a row: further off, they count
-            for kind in ("number", "date"):  # other things
-                found += self._value_notes(kind, by_row.get((g, kind), {}), named)
+            for kind in ("number", "date", "direction"):  # other things
+                found += self._value_notes(kind, by_row.get((g, kind), {}), named, skip=set(days))
+        found += [("date", "時日，所記同日", readings) for readings in days.values()]
         found += self._lone_notes(everything)
         return [
             Note(
                 type="fact",
-                cls=kind,
+                cls=CLASS.get(kind, kind),
                 lemma=None,
                 lemma_text="",
                 readings=readings,
                 label=label,
-                tags=(kind,),
+                tags=(CLASS.get(kind, kind),),
                 episode=episode.episode.id,
                 row=self._row_of(episode.rows, readings),
                 text=self._words(label, readings),
@@ -401,12 +440,16 @@ class Facts:
         return entry.name if entry else next(iter(slot.values())).text
 
     def _value_notes(
-        self, kind: str, said: dict[str, list[Said]], named: dict[tuple[str, str], set[str]]
+        self, kind: str, said: dict[str, list[Said]], named: dict[tuple[str, str], set[str]], skip: set[str]
     ) -> list[tuple[str, str, tuple[Reading, ...]]]:
+        """Per row group: the numbers and dates the texts give there, set against each other by measure;
+        ``skip``: days stated for the whole edition (``_day_notes``)."""
         keys = sorted({x.key for xs in said.values() for x in xs})
         out = []
         for key in keys:
             slot = {s: next(x for x in xs if x.key == key) for s, xs in said.items() if any(x.key == key for x in xs)}
+            if kind == "date" and {x.value for x in slot.values()} <= skip:
+                continue
             if key == "month" and len({x.value for x in slot.values()}) == 1:
                 slot = self._corroborated(slot, named)
             # a number or date three independent tellings agree on is a fact worth stating (殿後四萬); two
@@ -420,11 +463,33 @@ class Facts:
                 continue  # 九月十八日 and 二十一日 may be two events' days: only whole dates are compared
             if key == "date" and not agreed and len(_months(x.value for x in slot.values())) > 1:
                 continue  # 九月十八日 and 十月丙申, told in one row, date two events (left Anshi; reached 蒲溝)
-            label = "時日" if kind == "date" else ("數目" if key == "count" else f"數目（{key}）")
+            label = _value_label(kind, key)
             if agreed:  # the label says they are one value
-                label += {"date": "，所記同日", "month": "，所記同月"}.get(key, "，所記同數")
+                label += {"date": "，所記同日", "month": "，所記同月", "direction": "，所記同"}.get(key, "，所記同數")
             # each wording listed (一百匹, 百匹, 一万人, 万人; not 四萬, 四万): a witness is quoted as it reads
             out.append((kind, label, self._readings(slot, {s: self.fold(x.text) for s, x in slot.items()})))
+        return out
+
+    def _day_notes(self, everything: dict[str, list[Said]]) -> dict[str, tuple[Reading, ...]]:
+        """A day given by month and day (九月十八日, 十月丙申) is one day wherever a text tells it: three
+        families giving it are stated as agreeing, in the episode where most of them give it, quoting each
+        where it first gives it -- C's and E's 九月十八日 at the withdrawal, A/B's in the dialogue before
+        (明日為九月十八日), which no row joins."""
+        here: dict[str, set[str]] = defaultdict(set)  # day -> witnesses giving it in this episode
+        for s, xs in everything.items():
+            for x in xs:
+                if x.kind == "date" and _day(x.value):
+                    here[x.value].add(s)
+        out = {}
+        for day, sigla in sorted(here.items()):
+            first: dict[str, Said] = {}
+            for s in self.tokens:
+                for x in self._given(s):
+                    if x.kind == "date" and x.value == day:
+                        first.setdefault(s, x)
+            families = self._families(first)
+            if len(families) >= AGREE and 2 * len(self._families(sigla)) > len(families):
+                out[day] = self._readings(first, {s: self.fold(x.text) for s, x in first.items()})
         return out
 
     def _lone_notes(self, everything: dict[str, list[Said]]) -> list[tuple[str, str, tuple[Reading, ...]]]:
@@ -443,13 +508,13 @@ class Facts:
             others = [s for s in everything if self.family_of.get(s, s) not in families]
             if len(families) != 1 or len({x.value for x in xs}) != 1 or not others:
                 continue
-            if any((kind, xs[0].value) in self._stated(s) for s in others):
+            if any((y.kind, y.value) == (kind, xs[0].value) for s in others for y in self._given(s)):
                 continue  # told elsewhere (A/B's 九月十八日 in the dialogue, the others' at the withdrawal), or
                 # counted in another measure (D's 三千 horsemen, the chronicles' 三千人)
             slot: dict[str, Said] = {}
             for x in xs:
                 slot.setdefault(x.siglum, x)
-            label = "時日" if kind == "date" else ("數目" if key == "count" else f"數目（{key}）")
+            label = _value_label(kind, key)
             unsaid = Reading(tuple(sorted(others)), "", {})
             out.append((kind, label, (*self._readings(slot, {s: self.fold(x.text) for s, x in slot.items()}), unsaid)))
         return out
@@ -461,15 +526,14 @@ class Facts:
             return False
         if x.kind == "number" and x.key == "count" and text[x.end : x.end + 1] == "年":
             return False
-        opened = max(text.rfind(o, 0, x.start) for o in BRACKETS)
-        return opened < 0 or max(text.rfind(c, 0, x.start) for c in BRACKETS.values()) > opened
+        return not _glossed(text, x.start)
 
-    def _stated(self, siglum: str) -> set[tuple[str, str]]:
-        """Every number and date a witness gives anywhere in its text: (kind, value)."""
+    def _given(self, siglum: str) -> tuple[Said, ...]:
+        """Every number and date a witness gives in its whole text, in order (rows hold only part of it)."""
         if siglum not in self._everywhere:
             tokens = self.tokens[siglum]
             whole = Segment(siglum, 0, 0, len(tokens.text), tokens.text, tokens.n, 0, 0, len(tokens.n))
-            self._everywhere[siglum] = {(x.kind, x.value) for x in (*quantities(tokens, whole), *dates(tokens, whole))}
+            self._everywhere[siglum] = (*quantities(tokens, whole), *dates(tokens, whole))
         return self._everywhere[siglum]
 
     def _corroborated(self, slot: dict[str, Said], named: dict[tuple[str, str], set[str]]) -> dict[str, Said]:
