@@ -21,9 +21,11 @@ Numerals are read by ``cn2an``.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from .collate import BRACKETS
 from .dates import DATE, DAY_OF_MONTH, MONTH_OF
@@ -40,6 +42,7 @@ DIRECTION = re.compile(r"(?<=[城州县市])(?:东南|东北|西南|西北|[东�
 SINCE = "自从"  # (compared forms) "from": a date after it opens a stretch of time
 IDIOMS = {"万一", "万丈"}  # numerals that make a word, not a count (万一 in case; 豪情万丈)
 AGREE = 3  # independent families that must agree on a number or a date for a note to say so
+BRACKET_MARKS = tuple(re.compile(f"[{re.escape(''.join(marks))}]") for marks in (BRACKETS, BRACKETS.values()))
 CLASS = {"direction": "place"}  # a direction from a town is noted as a place
 
 
@@ -59,6 +62,7 @@ class Said:
     row: str = ""
 
 
+@lru_cache(maxsize=4096)
 def number_value(folded: str) -> tuple[str, bool]:
     """The value of a numeral (digits as text, for comparing) and whether it is approximate (数万, 三千余)."""
     import cn2an  # only numbers need it: its import costs a tenth of a second
@@ -77,10 +81,12 @@ def number_value(folded: str) -> tuple[str, bool]:
 def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
     """The counted things of a segment: a numeral with its measure (or a round count, 四万)."""
     n, out = seg.folded, []
-    dates = [m.span() for m in DATE.finditer(n)]
+    dates = [m.span() for m in DATE.finditer(n)]  # in order, apart: the one a quantity may be in is found by bisect
+    starts = [x for x, _ in dates]
     for m in _QUANTITY.finditer(n):
         a, b = m.span()
-        if any(x <= a < y for x, y in dates):
+        k = bisect_right(starts, a) - 1
+        if k >= 0 and a < dates[k][1]:
             continue
         word = m.group()
         measure = word[-1] if word[-1] in MEASURES else ""
@@ -127,12 +133,6 @@ def _whole(date: str) -> bool:
     """A date that can stand against another: a month with its day, or a cyclical day (九月十八日, 乙酉);
     九月十八日 and 二十一日, or 十月初, may be two events' days."""
     return ("月" in date and "日" in date) or bool(DAY_OF_MONTH.fullmatch(date))
-
-
-def _glossed(text: str, at: int) -> bool:
-    """Whether ``at`` is inside brackets: a commentary's gloss (a distance, a modern place), not the text's."""
-    opened = max(text.rfind(o, 0, at) for o in BRACKETS)
-    return opened >= 0 and max(text.rfind(c, 0, at) for c in BRACKETS.values()) < opened
 
 
 def _value_label(kind: str, key: str) -> str:
@@ -208,7 +208,8 @@ class Facts:
         self.fold = norm_fold
         self.index = Mentions(mentions)
         self.named = Counter(m.entries[0] for m in mentions if m.how != "title" and len(m.entries) == 1)
-        self._everywhere: dict[str, tuple[Said, ...]] = {}
+        self._brackets: dict[str, tuple[list[int], list[int]]] = {}  # witness -> where brackets open, close
+        self._everywhere: dict[str, dict[tuple[str, str], Said]] = {}
 
     def said(self, siglum: str, segs: Iterable[tuple[str, Segment]]) -> list[Said]:
         """What a witness states in these segments (each with the id of its row)."""
@@ -221,7 +222,7 @@ class Facts:
                 out.append(Said(siglum, m.start, m.end, m.text, m.kind, key, self.fold(m.text), m.how, m.entries, row))
                 places += [(m.start, m.end)] if m.kind == "place" else []
             values = (*quantities(tokens, seg), *dates(tokens, seg), *directions(tokens, seg, places))
-            out += [replace(x, row=row) for x in values if x.kind != "direction" or not _glossed(tokens.text, x.start)]
+            out += [replace(x, row=row) for x in values if x.kind != "direction" or not self._glossed(x)]
         return out
 
     def notes(self, episode: EpisodeResult) -> list[Note]:
@@ -482,11 +483,7 @@ class Facts:
                     here[x.value].add(s)
         out = {}
         for day, sigla in sorted(here.items()):
-            first: dict[str, Said] = {}
-            for s in self.tokens:
-                for x in self._given(s):
-                    if x.kind == "date" and x.value == day:
-                        first.setdefault(s, x)
+            first = {s: self._given(s)[("date", day)] for s in self.tokens if ("date", day) in self._given(s)}
             families = self._families(first)
             if len(families) >= AGREE and 2 * len(self._families(sigla)) > len(families):
                 out[day] = self._readings(first, {s: self.fold(x.text) for s, x in first.items()})
@@ -508,7 +505,7 @@ class Facts:
             others = [s for s in everything if self.family_of.get(s, s) not in families]
             if len(families) != 1 or len({x.value for x in xs}) != 1 or not others:
                 continue
-            if any((y.kind, y.value) == (kind, xs[0].value) for s in others for y in self._given(s)):
+            if any((kind, xs[0].value) in self._given(s) for s in others):
                 continue  # told elsewhere (A/B's 九月十八日 in the dialogue, the others' at the withdrawal), or
                 # counted in another measure (D's 三千 horsemen, the chronicles' 三千人)
             slot: dict[str, Said] = {}
@@ -526,14 +523,26 @@ class Facts:
             return False
         if x.kind == "number" and x.key == "count" and text[x.end : x.end + 1] == "年":
             return False
-        return not _glossed(text, x.start)
+        return not self._glossed(x)
 
-    def _given(self, siglum: str) -> tuple[Said, ...]:
-        """Every number and date a witness gives in its whole text, in order (rows hold only part of it)."""
+    def _glossed(self, x: Said) -> bool:
+        """Whether a statement is inside brackets: a commentary's gloss (a distance, a modern place), not the
+        text's own -- the last bracket before it opens one."""
+        if x.siglum not in self._brackets:
+            text = self.tokens[x.siglum].text
+            self._brackets[x.siglum] = tuple([m.start() for m in rx.finditer(text)] for rx in BRACKET_MARKS)
+        opens, closes = self._brackets[x.siglum]
+        k, j = bisect_left(opens, x.start), bisect_left(closes, x.start)
+        return k > 0 and (j == 0 or closes[j - 1] < opens[k - 1])
+
+    def _given(self, siglum: str) -> dict[tuple[str, str], Said]:
+        """Every number and date a witness gives in its whole text (rows hold only part of it): (kind, value)
+        -> where it first gives it."""
         if siglum not in self._everywhere:
             tokens = self.tokens[siglum]
             whole = Segment(siglum, 0, 0, len(tokens.text), tokens.text, tokens.n, 0, 0, len(tokens.n))
-            self._everywhere[siglum] = (*quantities(tokens, whole), *dates(tokens, whole))
+            found = sorted((*quantities(tokens, whole), *dates(tokens, whole)), key=lambda x: -x.start)
+            self._everywhere[siglum] = {(x.kind, x.value): x for x in found}  # the last written is the first
         return self._everywhere[siglum]
 
     def _corroborated(self, slot: dict[str, Said], named: dict[tuple[str, str], set[str]]) -> dict[str, Said]:
