@@ -129,8 +129,8 @@ def fact_stated(edition, episode: str, fact: dict) -> str:
     texts = {w.siglum: w.text for w in edition.witnesses}
     gold = {s: r["text"] for s, r in fact["readings"].items() if s in texts}
     best = 0
-    for note in edition.notes:
-        if note.type != "fact" or note.episode != episode:
+    for note in edition.notes:  # the machine's fact notes, and the editor's facts (an editor's note with readings)
+        if note.type not in ("fact", "editor") or note.episode != episode:
             continue
         quoted = set()
         for r in note.readings:
@@ -188,9 +188,12 @@ if __name__ == "__main__":  # python -m tests.gold: the figures for a closing no
     )
     for ep, fs in said.items():
         print(f"  {ep}: " + "  ".join(f"{name} {how}" for name, how in fs))
-    edited = build_folder(SEEDS, editorial=True)  # the editor's file: its notes state what the machine cannot
+    edited = build_folder(SEEDS, editorial=True)  # the editor's file: its facts state what the machine cannot
     count = Counter(fact_stated(edited, ep, f) for ep, fs in facts.items() for f in fs)
-    notes = sum(1 for n in edited.notes if n.type == "editor")
-    print(f"  with the editor's file: fact notes state {count['whole']} whole; the file adds {notes} editor's notes")
+    notes = [n for n in edited.notes if n.type == "editor"]
+    print(
+        f"  with the editor's file: {count['whole']} whole, {count['partial']} partly (fact notes and the editor's"
+        f" facts); the file adds {len(notes)} editor's notes, {sum(1 for n in notes if n.readings)} of them facts"
+    )
     outside = Counter(n.cls for n in seeds.notes if n.episode is None)
     print(f"outside the episodes: {sum(outside.values())} notes {dict(sorted(outside.items()))}")

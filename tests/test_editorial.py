@@ -49,10 +49,11 @@ def test_the_seeds_file_is_read_and_the_machine_is_measured_without_it():
 
 
 def _file_notes() -> list:
-    """The notes of the seeds' editorial file, read as plain YAML (not by the code under test)."""
+    """The notes and facts of the seeds' editorial file, read as plain YAML (not by the code under test)."""
     import yaml
 
-    return yaml.safe_load((SEEDS / "editorial.yaml").read_text(encoding="utf-8"))["notes"]
+    data = yaml.safe_load((SEEDS / "editorial.yaml").read_text(encoding="utf-8"))
+    return data["notes"] + data.get("facts", [])
 
 
 def _export(ed):
@@ -88,6 +89,23 @@ def test_notes_are_the_editors_on_a_passage(tmp_path):
     assert note.lemma_text == "絹百匹" and note.text == "**絹** 與縑不同。" and note.row is not None
 
 
+def test_facts_are_the_editors_in_the_manner_of_the_apparatus(tmp_path):
+    """Who lays out the gift is no fact the machine can state; the editor quotes each witness's words inside a
+    passage (``say``), and the note reads as the machine's do, each reading on its words. A witness's words
+    are data, never Markdown: A's 縑_百_匹 stays as written."""
+    editorial = (
+        "facts:\n  - fact: 賜物\n    readings:\n      - {witness: B, at: 天子賜他絹百匹, say: 絹}\n"
+        "      - {witness: A, at: 賜縑_百_匹, say: 縑_百_匹}\n    text: '*縑* 與絹不同。'\n"
+    )
+    ed = build_folder(folder(tmp_path, editorial, (A_TEXT.replace("縑百匹", "縑_百_匹"), B_TEXT)), editorial=True)
+    (note,) = [n for n in ed.notes if n.type == "editor"]
+    assert note.text == "賜物：A 作縑\\_百\\_匹；B 作絹。*縑* 與絹不同。"
+    texts = {w.siglum: w.text for w in ed.witnesses}
+    assert {s: texts[s][a:b] for r in note.readings for s, (a, b) in r.spans.items()} == {"A": "縑_百_匹", "B": "絹"}
+    assert note.lemma_text == "絹" and note.row is not None  # the first reading as written is its place
+    assert ed.editorial["notes"] == 1
+
+
 def test_suppress_drops_a_machine_note_and_silent_a_class(tmp_path):
     copy = A_TEXT.replace("縑", "絹").replace("。", "，", 1)
     base = build_folder(folder(tmp_path, "", (A_TEXT, copy)), editorial=True)
@@ -117,9 +135,31 @@ def test_a_suppress_that_matches_nothing_is_a_warning_naming_its_line(tmp_path):
         ("notes:\n  - {witness: A, at: 敕班師}\n", ["line 2", "'text' is missing"]),
         ("assign: [{witness: A, at: 敕班師\n", ["editorial.yaml, line", "broken YAML"]),
         ("silent: [typos]\n", ["line 1", "'typos' is no note class"]),
+        (
+            "facts:\n  - fact: 賜物\n    readings:\n      - {witness: A, at: 賜縑百匹, say: 絹}\n",
+            ["line 4", "「絹」 is not in the passage 「賜縑百匹」 of witness A"],
+        ),
+        (
+            "facts:\n  - fact: 賜物\n    readings:\n      - {witness: A, at: 賜縑百匹}\n    unsaid: [Z]\n",
+            ["line 2", "unknown witness 'Z'"],
+        ),
+        ("facts:\n  - fact: 賜物\n", ["line 2", "'readings' must list"]),
         ("nonsense: []\n", ["line 1", "unknown section"]),
     ],
-    ids=["missing", "ambiguous", "episode", "witness", "order", "no-text", "yaml", "silent", "section"],
+    ids=[
+        "missing",
+        "ambiguous",
+        "episode",
+        "witness",
+        "order",
+        "no-text",
+        "yaml",
+        "silent",
+        "fact-words",
+        "fact-witness",
+        "fact-readings",
+        "section",
+    ],
 )
 def test_bad_directives_are_one_clear_error(tmp_path, editorial, words):
     msg = error_of(tmp_path, editorial)

@@ -216,6 +216,23 @@ def test_notes_outside_the_episodes_are_on_their_family_base_page(site, edition)
             assert escape_text(note["text"]) in html
 
 
+def test_an_editors_fact_marks_each_witness_words(site, edition):
+    """The editor's facts (陳賜物者: A、B 作長孫無忌；D 作侍臣) mark the words of every witness they quote, in
+    that witness's cell of the episode page, as the machine's fact notes do; the note itself reads 某本作某."""
+    export, _ = edition
+    episodes = {e["id"] for e in export["episodes"]}
+    facts = [n for n in export["notes"] if n["type"] == "editor" and n["readings"] and n["episode"] in episodes]
+    assert len(facts) >= 5
+    for note in facts:
+        html = page(site, episode_page(note["episode"]))
+        cells = re.findall(r'<td data-w="(\w+)"[^>]*>(.*?)</td>', html)
+        marked = {w for w, cell in cells if re.search(rf'data-notes="[^"]*\b{note["id"]}\b', cell)}
+        quoted = {s for r in note["readings"] for s in r["spans"]}
+        assert quoted <= marked, (note["text"], quoted, marked)
+        item = re.search(rf'<li id="{note["id"]}" .*?</li>', html).group()
+        assert escape_text(note["text"].split("。")[0]) in item
+
+
 def is_form(note) -> bool:
     """A variant form or a missing interlinear note: listed apart from the apparatus (異體字不出校)."""
     return note["type"] == "collation" and (note["class"] == "orthographic" or note["label"] == "注文")

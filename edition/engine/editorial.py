@@ -8,6 +8,7 @@ closest matches. Directives win over the machine; what they override is counted.
     assign:    put a passage in an episode (or in none)
     rows:      passages that belong in one row (one passage alone: a row of its own)
     notes:     the editor's own notes (Markdown) on a passage
+    facts:     a fact the editor states in the 某本作某 manner, quoting each witness's words
     suppress:  machine notes the editor rejects, by episode (and row) and lemma or label
     silent:    note classes not noted at all (listed once in the 凡例 instead)
 """
@@ -18,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import EditionError
-from .datafile import Entry, check_keys, read_yaml, text_field
+from .datafile import Entry, check_keys, read_yaml, text_field, texts_field
 from .model import Witness
 
 EDITORIAL = "editorial.yaml"
-SECTIONS = {"assign", "rows", "notes", "suppress", "silent"}
+SECTIONS = {"assign", "rows", "notes", "facts", "suppress", "silent"}
 SILENCEABLE = {"punctuation", "orthographic", "substantive", "addition", "omission"}
 NONE = "none"
 
@@ -46,6 +47,18 @@ class Passage:
 
 
 @dataclass(frozen=True)
+class Fact:
+    """A fact the machine cannot state (who does what, where a scene is), as the editor states it: each
+    witness's reading is ``say`` inside its quoted passage; ``unsaid``: witnesses that tell the moment without it."""
+
+    label: str
+    readings: tuple[tuple[Quote, str], ...]  # passage, the reading's words in it ("": the whole passage)
+    unsaid: tuple[str, ...]
+    text: str  # Markdown after the readings (may be empty)
+    line: int
+
+
+@dataclass(frozen=True)
 class Directives:
     """The editor's file as written (quotes unresolved), with the line of every directive."""
 
@@ -53,6 +66,7 @@ class Directives:
     assign: tuple[tuple[Quote, str | None], ...] = ()  # passage, episode id (None: no episode)
     rows: tuple[tuple[Quote, ...], ...] = ()
     notes: tuple[tuple[Quote, str], ...] = ()  # passage, Markdown
+    facts: tuple[Fact, ...] = ()
     suppress: tuple[tuple[str, str | None, str, int], ...] = ()  # episode, row (number or id), lemma/label, line
     silent: tuple[str, ...] = ()
 
@@ -116,6 +130,21 @@ def load_directives(path: Path | None) -> Directives:
         item = mapping(raw, "notes", n)
         q = _quote(path, item, f"notes entry {n}", {"witness", "from", "to", "at", "text"})
         notes.append((q, text_field(path, item, "text", f"notes entry {n}", required=True)))
+    facts = []
+    for n, raw in enumerate(items("facts"), 1):
+        item, where = mapping(raw, "facts", n), f"facts entry {n}"
+        check_keys(path, item, {"fact", "readings", "unsaid", "text"}, where)
+        label = text_field(path, item, "fact", where, required=True)
+        said = item.get("readings")
+        if not isinstance(said, list) or not said:
+            raise EditionError(path, f"{where}: 'readings' must list each witness's passage", item.line)
+        readings = []
+        for x in said:
+            x = mapping(x, "facts", n)
+            q = _quote(path, x, f"{where}, readings", {"witness", "from", "to", "at", "say"})
+            readings.append((q, text_field(path, x, "say", f"{where}, readings")))
+        unsaid = texts_field(path, item, "unsaid", where)
+        facts.append(Fact(label, tuple(readings), unsaid, text_field(path, item, "text", where), item.line))
     suppress = []
     for n, raw in enumerate(items("suppress"), 1):
         item = mapping(raw, "suppress", n)
@@ -138,7 +167,7 @@ def load_directives(path: Path | None) -> Directives:
                 data.line_of("silent"),
             )
         silent.append(value)
-    return Directives(path, tuple(assign), tuple(rows), tuple(notes), tuple(suppress), tuple(silent))
+    return Directives(path, tuple(assign), tuple(rows), tuple(notes), tuple(facts), tuple(suppress), tuple(silent))
 
 
 def closest(text: str, words: str, n: int = 3) -> list[str]:
@@ -184,10 +213,7 @@ class Resolver:
         )
 
     def passage(self, q: Quote) -> Passage:
-        if q.witness not in self.texts:
-            raise EditionError(
-                self.d.path, f"unknown witness '{q.witness}'; the witnesses are {', '.join(self.texts)}", q.line
-            )
+        self.witness(q.witness, q.line)
         start = self._find(q, q.first)
         if q.last == q.first:
             return Passage(q.witness, start, start + len(q.first), q.line)
@@ -195,6 +221,26 @@ class Resolver:
         if end_at + len(q.last) <= start:
             raise EditionError(self.d.path, f"「{q.last}」 comes before 「{q.first}」 in witness {q.witness}", q.line)
         return Passage(q.witness, start, end_at + len(q.last), q.line)
+
+    def reading(self, q: Quote, say: str) -> Passage:
+        """The words ``say`` inside the passage ``q`` quotes (once): a fact's reading in that witness."""
+        p = self.passage(q)
+        inside = self.texts[q.witness][p.start : p.end]
+        if not say:
+            return p
+        if inside.count(say) != 1:
+            times = "is not" if say not in inside else f"occurs {inside.count(say)} times"
+            raise EditionError(
+                self.d.path, f"「{say}」 {times} in the passage 「{inside}」 of witness {q.witness}", q.line
+            )
+        start = p.start + inside.index(say)
+        return Passage(q.witness, start, start + len(say), q.line)
+
+    def witness(self, siglum: str, line: int) -> None:
+        if siglum not in self.texts:
+            raise EditionError(
+                self.d.path, f"unknown witness '{siglum}'; the witnesses are {', '.join(self.texts)}", line
+            )
 
     def episode(self, episode: str, line: int) -> None:
         if episode not in self.episodes:

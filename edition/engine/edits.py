@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .editorial import Directives, Passage, Resolver
-from .model import EpisodeResult, Note, Row, Segment, Span, Tokens, Witness
+from .facts import words
+from .model import EpisodeResult, Note, Reading, Row, Segment, Span, Tokens, Witness
+
+# what Markdown would read as markup in a witness's words quoted in an editor's fact: escaped, shown as written
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!<>|~])")
 
 
 @dataclass
@@ -13,6 +18,7 @@ class Edits:
     assigns: list[tuple[Passage, str | None]] = field(default_factory=list)
     groups: list[list[Passage]] = field(default_factory=list)
     comments: list[tuple[Passage, str]] = field(default_factory=list)
+    facts: list[tuple[str, list[Passage], tuple[str, ...], str]] = field(default_factory=list)
     suppress: list[tuple[str, str | None, str, int]] = field(default_factory=list)
     silent: set[str] = field(default_factory=set)
     counts: dict[str, int] = field(default_factory=dict)
@@ -31,6 +37,10 @@ class Edits:
             out.assigns.append((r.passage(q), episode))
         out.groups = [[r.passage(q) for q in group] for group in d.rows]
         out.comments = [(r.passage(q), text) for q, text in d.notes]
+        for f in d.facts:
+            for siglum in f.unsaid:
+                r.witness(siglum, f.line)
+            out.facts.append((f.label, [r.reading(q, say) for q, say in f.readings], f.unsaid, f.text))
         for episode, row, lemma, line in d.suppress:
             r.episode(episode, line)
             out.suppress.append((episode, row, lemma, line))
@@ -94,10 +104,11 @@ class Edits:
         return out
 
     def notes(self, tokens: dict[str, Tokens]) -> list[Note]:
-        """The editor's own notes (Markdown), on their passages."""
-        if self.comments:
-            self.counts["notes"] = len(self.comments)
-        return [
+        """The editor's own notes (Markdown), on their passages; and the editor's facts, each reading on the
+        words it quotes (the first is the note's lemma)."""
+        if self.comments or self.facts:
+            self.counts["notes"] = len(self.comments) + len(self.facts)
+        out = [
             Note(
                 type="editor",
                 cls="editor",
@@ -108,6 +119,29 @@ class Edits:
             )
             for p, text in self.comments
         ]
+        order = {s: k for k, s in enumerate(tokens)}
+        for label, said, unsaid, text in self.facts:
+            alike: dict[str, list[Passage]] = {}
+            for p in sorted(said, key=lambda p: order[p.witness]):
+                alike.setdefault(tokens[p.witness].text[p.start : p.end], []).append(p)
+            readings = tuple(
+                Reading(tuple(p.witness for p in ps), form, {p.witness: (p.start, p.end) for p in ps})
+                for form, ps in alike.items()
+            ) + ((Reading(tuple(sorted(unsaid, key=order.get)), "", {}),) if unsaid else ())
+            first = said[0]
+            stated = words(label, readings, escape=lambda w: _MARKDOWN.sub(r"\\\1", w))
+            out.append(
+                Note(
+                    type="editor",
+                    cls="editor",
+                    lemma=Span(first.witness, first.start, first.end),
+                    lemma_text=tokens[first.witness].text[first.start : first.end],
+                    readings=readings,
+                    label=label,
+                    text=stated + ("。" + text if text else ""),
+                )
+            )
+        return out
 
     def judge(self, notes: list[Note], episodes: tuple[EpisodeResult, ...]) -> list[Note]:
         """The machine's notes less those the editor rejects (``suppress``) or silences (``silent``)."""

@@ -135,6 +135,16 @@ def _whole(date: str) -> bool:
     return ("月" in date and "日" in date) or bool(DAY_OF_MONTH.fullmatch(date))
 
 
+def words(label: str, readings: tuple[Reading, ...], escape=str) -> str:
+    """A fact in the 某本作某 manner: ``安市城主：A、B、D 不名；C 作杨万春；E 作梁修元`` (a reading with no
+    place is the witnesses that do not tell it, 不記); ``escape`` is applied to each witness's words."""
+    parts = [
+        f"{'、'.join(r.sigla)} {'不記' if not r.spans else '作' + escape(r.text) if r.named else '不名'}"
+        for r in readings
+    ]
+    return f"{label}：" + "；".join(parts)
+
+
 def _value_label(kind: str, key: str) -> str:
     """What a note on a value states: 時日, 方位, 數目, or 數目 with its measure (數目（匹）)."""
     if kind in ("date", "direction"):
@@ -274,7 +284,7 @@ class Facts:
                 tags=(CLASS.get(kind, kind),),
                 episode=episode.episode.id,
                 row=self._row_of(episode.rows, readings),
-                text=self._words(label, readings),
+                text=words(label, readings),
             )
             for kind, label, readings in found
         ]
@@ -570,10 +580,3 @@ class Facts:
                 Reading(tuple(x.siglum for x in xs), xs[0].text, {x.siglum: (x.start, x.end) for x in xs}, ref, named)
             )
         return tuple(out)
-
-    @staticmethod
-    def _words(label: str, readings: tuple[Reading, ...]) -> str:
-        parts = [
-            f"{'、'.join(r.sigla)} {'不記' if not r.spans else '作' + r.text if r.named else '不名'}" for r in readings
-        ]
-        return f"{label}：" + "；".join(parts)

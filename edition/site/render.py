@@ -744,7 +744,8 @@ def _note_spans(
     for note in notes:
         kind, k, nid = note_kind(note), order[note["id"]], first.get(note["id"], note["id"])
         lemma = note["lemma"]
-        if lemma and note["type"] != "lacuna":
+        fact = note["type"] == "editor" and note["readings"] and not lemma_only  # an editor's fact marks its
+        if lemma and note["type"] != "lacuna" and not fact:  # readings, the first of which is its lemma
             spans.setdefault(lemma["siglum"], []).append((lemma["start"], lemma["end"], nid, kind, k))
         if not lemma_only:
             for reading in note["readings"]:
@@ -827,7 +828,7 @@ def _listed(note: dict[str, Any], site: _Site, place: dict[str, Any]) -> dict[st
         "lemma": None,
         "readings": [],
     }
-    if lemma and note["type"] != "lacuna":
+    if lemma and note["type"] != "lacuna" and not (note["type"] == "editor" and note["readings"]):
         text = lemma["text"]
         data["lemma"] = {
             "text": text,
