@@ -602,6 +602,7 @@ def test_apparatus_forms_of_each_note_type():
         note(
             "n6", "editor", a, [], ntype="editor", text="此字**可疑**，見[方法](../../method/)。\n<script>x()</script>"
         ),
+        note("n7", "editor", a, [], ntype="editor", text="段落之外的按語。", row=None),
     ]
     export = mini_export(texts, rows, notes, families=families)
     pages = render_site(export, texts)
@@ -617,6 +618,7 @@ def test_apparatus_forms_of_each_note_type():
     assert "<strong>可疑</strong>" in editor and '<a href="../../method/" rel="noopener noreferrer">方法</a>' in editor
     assert "<script" not in editor and "&lt;script&gt;x()&lt;/script&gt;" in editor  # raw HTML stays text
     assert '<li id="n5" ' in pages["witnesses/A.md"] and '<li id="n5" ' not in html  # outside the episodes
+    assert '<li id="n7" ' in pages["witnesses/A.md"] and '<li id="n7" ' not in html  # on its lemma's witness
 
 
 def test_editor_notes_are_sanitised():
