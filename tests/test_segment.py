@@ -76,6 +76,19 @@ def test_a_bare_run_is_cut_where_another_witness_breaks():
     assert segs[4].strength == SENTENCE and segs[1].strength == CLAUSE
 
 
+def test_a_bare_run_no_other_witness_shares_is_cut_where_speech_and_sentences_open():
+    """An unpunctuated account of its own (no other witness breaks between its words): a speech opens after
+    曰, a sentence at 於是 and at the days a story counts (次日) -- in the classical and the modern manner."""
+    bare = (
+        "高延壽高惠真請於上曰奴既委身大國不敢不獻其誠欲天子早成大功奴得與妻子相見於是上召群臣議之"
+        "眾皆以為安市城堅兵勇未易猝拔次日大軍班師回朝李世民令李勣與李道宗率步騎四萬殿後緩緩而退"
+    )
+    (segs,) = cut(bare)
+    heads = {s.text[:4]: s.strength for s in segs}
+    assert heads["奴既委身"] == CLAUSE and heads["於是上召"] == SENTENCE and heads["次日大軍"] >= SENTENCE
+    assert not any(s.text.startswith(("曰", "是上")) for s in segs)
+
+
 def test_no_cut_at_a_fixed_length():
     bare = "班" * 500
     (segs,) = cut(bare)

@@ -6,8 +6,9 @@ keeps the printed columns), a line joins the next unless it ends a sentence or i
 markedly shorter than the others. Within a paragraph, sentences end at final marks;
 clauses at clause marks. A run with no marks at all (unpunctuated classical text) is
 cut where another witness's sentence or clause ends between the same words, and at
-the points classical prose marks itself (a cyclical day, a month, a final particle);
-never at a fixed length.
+the points prose marks itself (a cyclical day, a month, a final particle, a word that
+opens a sentence or a day, 於是 or 次日, and the 曰 that opens a speech); never at a
+fixed length.
 
 Each clause records the strength of the break before it (``CLAUSE`` < ``SENTENCE``
 < ``PARAGRAPH`` < ``SCENE``, a paragraph that opens with a change of time) and
@@ -46,6 +47,10 @@ _TIME_WORDS = re.compile(
     r"[一二三四五六七八九十廿]{2,}[日号]|初[一二三四五六七八九十]|转眼|日子一天天|光阴|时光荏苒|不觉[已又])"
 )
 PARTICLES = set("也矣焉耳哉乎")
+# words that open a sentence of narrative (from then on, before that, thereupon, on that day; a summing up),
+# and the verb that opens a speech (曰): cues in a run with no marks, in the classical and the modern manner
+_OPENERS = re.compile(r"至是|先是|既而|于是|是时")
+SPEAKS = "曰"
 
 
 @dataclass(frozen=True)
@@ -148,8 +153,11 @@ def _cue_cuts(n: str) -> Iterator[tuple[int, int]]:
             two in CYCLICAL
             or (_MONTH.match(n, i) and (i < 1 or n[i - 1] not in "正十一二三四五六七八九"))
             or (n[i - 1] in PARTICLES and n[i] not in PARTICLES and i >= 3)
+            or (i >= 3 and (_OPENERS.match(n, i) or _TIME_WORDS.match(n, i)))
         ):
             yield i, SENTENCE
+        elif n[i - 1] == SPEAKS and i >= 3:
+            yield i, CLAUSE
 
 
 OPENING = "\x01"  # marks a key made of a sentence's first letters alone
