@@ -349,6 +349,32 @@ def test_without_a_register_numbers_still_stand_against_each_other(tmp_path):
     assert {"營州", "定州", "蒲沟"} <= {e.name for e in ed.register}
 
 
+def test_a_name_a_hard_wrap_breaks_is_quoted_whole(tmp_path):
+    """D and E as unpunctuated transcriptions in the other script, wrapped every 22 letters: a wrap falls
+    inside E's 戰袍 and D's 江夏王. The notes quote the words whole; the spans still hold the line break."""
+    import re
+    import shutil
+
+    from edition.engine.convert import to_traditional
+
+    folder = tmp_path / "seeds"
+    shutil.copytree(SEEDS, folder, ignore=shutil.ignore_patterns("editorial.yaml"))
+    for name in ("003_4de4290d3e1f559f.txt", "004_daa25951d5202fd2.txt"):
+        bare = re.sub(r"[，。、；：？！“”‘’「」『』《》（）\s]", "", (SEEDS / name).read_text(encoding="utf-8"))
+        bare = "".join(to_traditional(c) if len(to_traditional(c)) == 1 else c for c in bare)
+        (folder / name).write_text("\n".join(bare[i : i + 22] for i in range(0, len(bare), 22)), encoding="utf-8")
+    ed = build_folder(folder)
+    texts = {w.siglum: w.text for w in ed.witnesses}
+    spans = [(r, texts[s][a:b]) for n in notes_of(ed, "fact") for r in n.readings for s, (a, b) in r.spans.items()]
+    assert any("\n" in said for _, said in spans)
+    # a reading quotes its first witness (the others read alike, perhaps in the other script)
+    firsts = [
+        (r, texts[r.sigla[0]][slice(*r.spans[r.sigla[0]])]) for n in notes_of(ed, "fact") for r in n.readings if r.spans
+    ]
+    assert all(r.text == "".join(said.split()) for r, said in firsts)
+    assert not any("\n" in n.text for n in notes_of(ed, "fact"))
+
+
 def test_a_person_stands_in_for_another_only_in_the_very_row(both):
     """In 遼澤, Q's one sentence (命长孙无忌将万人……上自系薪于马鞘以助役) spans seven rows, and E's bystander 韩衞
     (李世民对身边韩衞感慨道) falls in one of them: he is no reading of 長孫無忌, who leads the road-builders.

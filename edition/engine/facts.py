@@ -576,7 +576,6 @@ class Facts:
         for form, xs in groups.items():
             ref = xs[0].entries[0] if len(xs[0].entries) == 1 else None
             named = form != "untitled"
-            out.append(
-                Reading(tuple(x.siglum for x in xs), xs[0].text, {x.siglum: (x.start, x.end) for x in xs}, ref, named)
-            )
+            text = "".join(xs[0].text.split())  # a name a hard wrap breaks (江夏\n王) is quoted whole
+            out.append(Reading(tuple(x.siglum for x in xs), text, {x.siglum: (x.start, x.end) for x in xs}, ref, named))
         return tuple(out)
