@@ -92,17 +92,21 @@ def test_notes_are_the_editors_on_a_passage(tmp_path):
 def test_facts_are_the_editors_in_the_manner_of_the_apparatus(tmp_path):
     """Who lays out the gift is no fact the machine can state; the editor quotes each witness's words inside a
     passage (``say``), and the note reads as the machine's do, each reading on its words. A witness's words
-    are data, never Markdown: A's 縑_百_匹 stays as written."""
+    are data, never Markdown: A's 縑*百*匹 stays as written."""
     editorial = (
         "facts:\n  - fact: 賜物\n    readings:\n      - {witness: B, at: 天子賜他絹百匹, say: 絹}\n"
-        "      - {witness: A, at: 賜縑_百_匹, say: 縑_百_匹}\n    text: '*縑* 與絹不同。'\n"
+        "      - {witness: A, at: 賜縑*百*匹, say: 縑*百*匹}\n    text: '*縑* 與絹不同。'\n"
     )
-    ed = build_folder(folder(tmp_path, editorial, (A_TEXT.replace("縑百匹", "縑_百_匹"), B_TEXT)), editorial=True)
+    ed = build_folder(folder(tmp_path, editorial, (A_TEXT.replace("縑百匹", "縑*百*匹"), B_TEXT)), editorial=True)
     (note,) = [n for n in ed.notes if n.type == "editor"]
-    assert note.text == "賜物：A 作縑\\_百\\_匹；B 作絹。*縑* 與絹不同。"
+    assert note.text == "賜物：A 作縑\\*百\\*匹；B 作絹。*縑* 與絹不同。"
     texts = {w.siglum: w.text for w in ed.witnesses}
-    assert {s: texts[s][a:b] for r in note.readings for s, (a, b) in r.spans.items()} == {"A": "縑_百_匹", "B": "絹"}
+    assert {s: texts[s][a:b] for r in note.readings for s, (a, b) in r.spans.items()} == {"A": "縑*百*匹", "B": "絹"}
     assert note.lemma_text == "絹" and note.row is not None  # the first reading as written is its place
+    from edition.site.editor_notes import editor_html
+
+    shown = str(editor_html(note.text))
+    assert "縑*百*匹" in shown and "<em>縑</em>" in shown  # the witness's words as written; the editor's Markdown
     assert ed.editorial["notes"] == 1
 
 

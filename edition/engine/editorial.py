@@ -225,9 +225,9 @@ class Resolver:
     def reading(self, q: Quote, say: str) -> Passage:
         """The words ``say`` inside the passage ``q`` quotes (once): a fact's reading in that witness."""
         p = self.passage(q)
-        inside = self.texts[q.witness][p.start : p.end]
         if not say:
             return p
+        inside = self.texts[q.witness][p.start : p.end]
         if inside.count(say) != 1:
             times = "is not" if say not in inside else f"occurs {inside.count(say)} times"
             raise EditionError(

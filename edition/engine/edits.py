@@ -9,8 +9,9 @@ from .editorial import Directives, Passage, Resolver
 from .facts import words
 from .model import EpisodeResult, Note, Reading, Row, Segment, Span, Tokens, Witness
 
-# what Markdown would read as markup in a witness's words quoted in an editor's fact: escaped, shown as written
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!<>|~])")
+# what Markdown would read as markup in a witness's words quoted in an editor's fact (Python-Markdown's
+# escapable characters): escaped, shown as written; raw HTML is never read (``site.editor_notes``)
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()>#+\-.!])")
 
 
 @dataclass

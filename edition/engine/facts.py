@@ -147,9 +147,7 @@ def words(label: str, readings: tuple[Reading, ...], escape=str) -> str:
 
 def _value_label(kind: str, key: str) -> str:
     """What a note on a value states: 時日, 方位, 數目, or 數目 with its measure (數目（匹）)."""
-    if kind in ("date", "direction"):
-        return {"date": "時日", "direction": "方位"}[kind]
-    return "數目" if key == "count" else f"數目（{key}）"
+    return {"date": "時日", "direction": "方位"}.get(kind) or ("數目" if key == "count" else f"數目（{key}）")
 
 
 def _day(date: str) -> bool:
@@ -453,8 +451,8 @@ class Facts:
     def _value_notes(
         self, kind: str, said: dict[str, list[Said]], named: dict[tuple[str, str], set[str]], skip: set[str]
     ) -> list[tuple[str, str, tuple[Reading, ...]]]:
-        """Per row group: the numbers and dates the texts give there, set against each other by measure;
-        ``skip``: days stated for the whole edition (``_day_notes``)."""
+        """Per row group: the numbers, dates or directions the texts give there, set against each other by
+        measure (a month against months); ``skip``: the days stated for the whole edition (``_day_notes``)."""
         keys = sorted({x.key for xs in said.values() for x in xs})
         out = []
         for key in keys:
