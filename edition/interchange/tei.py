@@ -299,8 +299,9 @@ class _Builder:
                             cuts += lst[bisect_left(lst, a + 1) : bisect_left(lst, b)]
                         for x, y in zip(cuts, [*cuts[1:], b], strict=True):
                             out[sig].append(_Mark(x, y, "app", 0, (note, (note["id"], sig, x, y))))
-            elif note["type"] == "fact" or (note["type"] == "editor" and note["readings"]):  # an editor's fact
-                for r in note["readings"]:  # too: its readings (the first is its lemma)
+            # a fact note, and an editor's fact: each reading (an editor's fact's first reading is its lemma)
+            elif note["type"] == "fact" or (note["type"] == "editor" and note["readings"]):
+                for r in note["readings"]:
                     for sig, (a, b) in r["spans"].items():
                         if b > a:
                             out[sig].append(_Mark(a, b, note["type"], 2 if note["type"] == "fact" else 1, note))

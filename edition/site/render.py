@@ -744,14 +744,19 @@ def _note_spans(
     for note in notes:
         kind, k, nid = note_kind(note), order[note["id"]], first.get(note["id"], note["id"])
         lemma = note["lemma"]
-        fact = note["type"] == "editor" and note["readings"] and not lemma_only  # an editor's fact marks its
-        if lemma and note["type"] != "lacuna" and not fact:  # readings, the first of which is its lemma
+        if lemma and note["type"] != "lacuna" and (lemma_only or not _editor_fact(note)):
             spans.setdefault(lemma["siglum"], []).append((lemma["start"], lemma["end"], nid, kind, k))
         if not lemma_only:
             for reading in note["readings"]:
                 for siglum, (start, end) in sorted(reading["spans"].items()):
                     spans.setdefault(siglum, []).append((start, end, nid, kind, k))
     return {s: sorted(v) for s, v in spans.items()}
+
+
+def _editor_fact(note: dict[str, Any]) -> bool:
+    """An editor's fact (``facts:``): its readings mark each witness's words, the first of them its lemma, so
+    the lemma is neither marked again nor shown before the note."""
+    return note["type"] == "editor" and bool(note["readings"])
 
 
 def _places(place: Callable[[dict[str, Any]], dict], notes: list[dict[str, Any]]) -> dict[str, Any]:
@@ -828,7 +833,7 @@ def _listed(note: dict[str, Any], site: _Site, place: dict[str, Any]) -> dict[st
         "lemma": None,
         "readings": [],
     }
-    if lemma and note["type"] != "lacuna" and not (note["type"] == "editor" and note["readings"]):
+    if lemma and note["type"] != "lacuna" and not _editor_fact(note):
         text = lemma["text"]
         data["lemma"] = {
             "text": text,
