@@ -47,8 +47,8 @@ _TIME_WORDS = re.compile(
     r"[一二三四五六七八九十廿]{2,}[日号]|初[一二三四五六七八九十]|转眼|日子一天天|光阴|时光荏苒|不觉[已又])"
 )
 PARTICLES = set("也矣焉耳哉乎")
-# words that open a sentence of narrative (from then on, before that, thereupon, on that day; a summing up),
-# and the verb that opens a speech (曰): cues in a run with no marks, in the classical and the modern manner
+# words that open a sentence of narrative (from then on, before that, after a while, thereupon, at that time),
+# and the verb that opens a speech (曰): cues in a run with no marks
 _OPENERS = re.compile(r"至是|先是|既而|于是|是时")
 SPEAKS = "曰"
 
