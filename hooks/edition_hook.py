@@ -27,8 +27,9 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
+from edition.engine.cache import digest
 from edition.engine.export import to_dict, to_json
-from edition.engine.pipeline import build, digest
+from edition.engine.pipeline import build
 from edition.engine.resources import data_folders, load_resources
 from edition.errors import EditionError
 from edition.interchange import published

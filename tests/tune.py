@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from edition.engine.assign import assign
+from edition.engine.families import families
 from edition.engine.load import load_witnesses
 from edition.engine.normalise import Normaliser
 from edition.engine.resources import data_folders, load_resources
@@ -39,7 +40,12 @@ def score(data, params) -> dict[str, float]:
     resources, norm, tokens, truth, witnesses = data
     segments = segment(tokens, params)
     labels = assign(
-        segments, resources.episodes + resources.context, norm, params, tuple(resources.register.names(norm, "person"))
+        segments,
+        resources.episodes + resources.context,
+        norm,
+        params,
+        {s: f.id for f in families(witnesses, tokens, params.copy) for s in f.members},
+        tuple(resources.register.names(norm, "person")),
     )
     out = {}
     for w in witnesses:

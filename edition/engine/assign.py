@@ -257,20 +257,6 @@ def viterbi(scores: list[list[float]], strength: list[int], params: Params) -> l
     return labels[::-1]
 
 
-def families(segments: dict[str, tuple[Segment, ...]], copy: float) -> dict[str, str]:
-    """Group witnesses that are copies of one text (most of the shorter one's pairs are in the other)."""
-    grams = {s: set().union(*(pairs(x.folded) for x in segs)) for s, segs in segments.items()}
-    family = {s: s for s in segments}
-    sigla = list(segments)
-    for i, a in enumerate(sigla):
-        for b in sigla[:i]:
-            small = min(len(grams[a]), len(grams[b]))
-            if small and len(grams[a] & grams[b]) >= copy * small:
-                family[a] = family[b]
-                break
-    return family
-
-
 def expand(
     profiles: list[Profile],
     segments: dict[str, tuple[Segment, ...]],
@@ -321,9 +307,13 @@ def assign(
     defs: tuple[EpisodeDef, ...],
     norm: Normaliser,
     params: Params,
+    family: dict[str, str],
     persons: tuple[str, ...] = (),
 ) -> dict[str, tuple[str | None, ...]]:
-    """The episode id (or None) of every segment, per witness: a first pass, then refined ones."""
+    """The episode id (or None) of every segment, per witness: a first pass, then refined ones.
+
+    ``family`` gives each witness's family (``families.families``, which honours the catalogue): copies of one
+    text are one voice when the profiles grow."""
     df: Counter[str] = Counter()
     cf: Counter[str] = Counter()
     n_docs = 0
@@ -334,7 +324,6 @@ def assign(
             n_docs += 1
     profiles = profiles_of(defs, norm, persons, cf, sum(cf.values()), params.name_weight, params.background)
     labels = {s: label(segs, profiles, params) for s, segs in segments.items()}
-    family = families(segments, params.copy)
     for _ in range(params.rounds):
         profiles = expand(profiles, segments, labels, family, df, n_docs, params.lift)
         labels = {s: label(segs, profiles, params) for s, segs in segments.items()}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .editorial import Directives, Passage, Resolver
 from .facts import words
@@ -14,42 +14,59 @@ from .model import EpisodeResult, Note, Reading, Row, Segment, Span, Tokens, Wit
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()>#+\-.!])")
 
 
-@dataclass
+Counts = dict[str, int]  # directive kind -> how many took effect (the export's ``editorial``)
+
+
+@dataclass(frozen=True)
+class Judged:
+    """The machine's notes the editor keeps, and what ``suppress`` and ``silent`` took away."""
+
+    notes: list[Note]
+    silenced: dict[str, int]  # note class -> notes not shown
+    counts: Counts
+    warnings: list[str]
+
+
+@dataclass(frozen=True)
 class Edits:
-    assigns: list[tuple[Passage, str | None]] = field(default_factory=list)
-    groups: list[list[Passage]] = field(default_factory=list)
-    comments: list[tuple[Passage, str]] = field(default_factory=list)
-    facts: list[tuple[str, list[Passage], tuple[str, ...], str]] = field(default_factory=list)
-    suppress: list[tuple[str, str | None, str, int]] = field(default_factory=list)
-    silent: set[str] = field(default_factory=set)
-    counts: dict[str, int] = field(default_factory=dict)
-    silenced: dict[str, int] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    """The editor's directives, every quote found in its witness: each step below returns its result and what it
+    changed, so the pipeline sums the counts instead of a stage changing them on the side."""
+
+    assigns: tuple[tuple[Passage, str | None], ...] = ()
+    groups: tuple[tuple[Passage, ...], ...] = ()
+    comments: tuple[tuple[Passage, str], ...] = ()
+    facts: tuple[tuple[str, tuple[Passage, ...], tuple[str, ...], str], ...] = ()
+    suppress: tuple[tuple[str, str | None, str, int], ...] = ()
+    silent: frozenset[str] = frozenset()
     path: str = ""
 
     @classmethod
     def resolve(cls, d: Directives, witnesses: tuple[Witness, ...], episodes: set[str]) -> Edits:
         """Every quote found in its witness, every episode checked: one clear error for the first bad one."""
         r = Resolver(d, witnesses, episodes)
-        out = cls(path=str(d.path or ""), silent=set(d.silent))
+        assigns = []
         for q, episode in d.assign:
             if episode is not None:
                 r.episode(episode, q.line)
-            out.assigns.append((r.passage(q), episode))
-        out.groups = [[r.passage(q) for q in group] for group in d.rows]
-        out.comments = [(r.passage(q), text) for q, text in d.notes]
+            assigns.append((r.passage(q), episode))
+        groups = tuple(tuple(r.passage(q) for q in group) for group in d.rows)
+        comments = tuple((r.passage(q), text) for q, text in d.notes)
+        facts = []
         for f in d.facts:
             for siglum in f.unsaid:
                 r.witness(siglum, f.line)
-            out.facts.append((f.label, [r.reading(q, say) for q, say in f.readings], f.unsaid, f.text))
-        for episode, row, lemma, line in d.suppress:
+            facts.append((f.label, tuple(r.reading(q, say) for q, say in f.readings), f.unsaid, f.text))
+        for episode, _row, _lemma, line in d.suppress:
             r.episode(episode, line)
-            out.suppress.append((episode, row, lemma, line))
-        return out
-
-    @property
-    def rows(self) -> bool:
-        return bool(self.groups)
+        return cls(
+            assigns=tuple(assigns),
+            groups=groups,
+            comments=comments,
+            facts=tuple(facts),
+            suppress=tuple(d.suppress),
+            silent=frozenset(d.silent),
+            path=str(d.path or ""),
+        )
 
     @property
     def cuts(self) -> dict[str, set[int]]:
@@ -62,7 +79,7 @@ class Edits:
 
     def assign(
         self, segments: dict[str, tuple[Segment, ...]], labels: dict[str, tuple[str | None, ...]]
-    ) -> dict[str, tuple[str | None, ...]]:
+    ) -> tuple[dict[str, tuple[str | None, ...]], Counts]:
         """The machine's episodes with the editor's: ``assign`` passages, then each ``rows`` group in the
         episode of its first passage that has one (a row lies in one episode)."""
         out = {s: list(ls) for s, ls in labels.items()}
@@ -80,11 +97,8 @@ class Edits:
             episode = next((e for p in group for e in [self._label(segments, out, p)] if e), None)
             if episode:
                 moved += sum(put(p, episode) for p in group)
-        if self.assigns:
-            self.counts["assign"] = len(self.assigns)
-        if moved:
-            self.counts["letters reassigned"] = moved
-        return {s: tuple(ls) for s, ls in out.items()}
+        counts = {"assign": len(self.assigns), "letters reassigned": moved}
+        return {s: tuple(ls) for s, ls in out.items()}, {k: n for k, n in counts.items() if n}
 
     @staticmethod
     def _label(segments: dict[str, tuple[Segment, ...]], labels: dict[str, list[str | None]], p: Passage) -> str | None:
@@ -94,21 +108,19 @@ class Edits:
         return None
 
     def groups_in(self, rows: tuple[Row, ...]) -> list[list[tuple[str, int, int]]]:
-        """The ``rows`` groups whose passages stand in these rows."""
+        """The ``rows`` groups whose passages stand in these rows (each one a ``rows`` directive that took
+        effect)."""
         here = {(w, seg.start) for r in rows for w, segs in r.cells.items() for seg in segs}
         out = []
         for group in self.groups:
             spans = [(p.witness, p.start, p.end) for p in group]
             if any(w == s and a <= start < e for s, a, e in spans for w, start in here):
                 out.append(spans)
-                self.counts["rows"] = self.counts.get("rows", 0) + 1
         return out
 
-    def notes(self, tokens: dict[str, Tokens]) -> list[Note]:
+    def notes(self, tokens: dict[str, Tokens]) -> tuple[list[Note], Counts]:
         """The editor's own notes (Markdown), on their passages; and the editor's facts, each reading on the
         words it quotes (the first is the note's lemma)."""
-        if self.comments or self.facts:
-            self.counts["notes"] = len(self.comments) + len(self.facts)
         out = [
             Note(
                 type="editor",
@@ -142,16 +154,18 @@ class Edits:
                     text=stated + ("。" + text if text else ""),
                 )
             )
-        return out
+        return out, ({"notes": len(out)} if out else {})
 
-    def judge(self, notes: list[Note], episodes: tuple[EpisodeResult, ...]) -> list[Note]:
+    def judge(self, notes: list[Note], episodes: tuple[EpisodeResult, ...]) -> Judged:
         """The machine's notes less those the editor rejects (``suppress``) or silences (``silent``)."""
+        silenced: dict[str, int] = {}
+        warnings: list[str] = []
         numbers = {row.id: (ep.episode.id, str(k)) for ep in episodes for k, row in enumerate(ep.rows, 1)}
         used = [0] * len(self.suppress)
         out = []
         for n in notes:
             if n.type != "editor" and n.cls in self.silent:
-                self.silenced[n.cls] = self.silenced.get(n.cls, 0) + 1
+                silenced[n.cls] = silenced.get(n.cls, 0) + 1
                 continue
             hit = next(
                 (k for k, rule in enumerate(self.suppress) if n.type != "editor" and self._matches(n, rule, numbers)),
@@ -163,14 +177,12 @@ class Edits:
             out.append(n)
         for (episode, row, lemma, line), k in zip(self.suppress, used, strict=True):
             if not k:
-                self.warnings.append(
+                warnings.append(
                     f"{self.path}, line {line}: suppress matches no note (episode {episode}"
                     + (f", row {row}" if row else "")
                     + f", lemma 「{lemma}」)"
                 )
-        if sum(used):
-            self.counts["suppress"] = sum(used)
-        return out
+        return Judged(out, silenced, {"suppress": sum(used)} if sum(used) else {}, warnings)
 
     @staticmethod
     def _matches(n: Note, rule: tuple[str, str | None, str, int], numbers: dict[str, tuple[str, str]]) -> bool:

@@ -10,26 +10,17 @@ a table cell, a whole witness. Runs repeat across pieces, cells, pages and build
 
 from __future__ import annotations
 
-import hashlib
 import re
-from collections.abc import Callable, Iterable
-from typing import Protocol, TypeVar
+from collections.abc import Iterable
 
+from ..engine.cache import Cache, digest
 from ..engine.convert import to_simplified, to_traditional
 
-T = TypeVar("T")
+__all__ = ["Cache", "ScriptForms", "digest"]
 
 # Separators OpenCC splits at (``opencc.OpenCC().split_chars_re``); this must stay a subset of its list.
 _BREAK = re.compile(r"(\s+|[，。、；：？！…“”‘’「」『』（）《》—])")
 _KEY_TEXT_MAX = 64  # a run up to this long is its own key; a longer one is keyed by its digest
-
-
-class Cache(Protocol):
-    def get(self, key: tuple, compute: Callable[[], T]) -> T: ...
-
-
-def digest(text: str) -> str:
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
 class ScriptForms:

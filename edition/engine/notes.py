@@ -1,0 +1,199 @@
+"""The notes stage: collation within families, lacunae, fact notes between families, the editor's notes and
+verdicts -- each located in the row that holds its words, tagged by the register, in reading order.
+
+A pure function of what the earlier stages made (tokens, families, rows) and of the editor's resolved file;
+results of the costly steps (a copy against its base, a text's register mentions, an episode's fact notes) go
+through the shell's cache, keyed by their whole input.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, replace
+from functools import partial
+
+from .cache import Cache, digest
+from .collate import Silence, combine, compare
+from .edits import Counts, Edits
+from .facts import Facts
+from .model import EpisodeResult, Family, Lacuna, Note, Reading, Span, Tokens, Witness
+from .normalise import Normaliser
+from .register import Entry, Mention, Mentions, mention_forms, mentions, stand_in
+from .resources import Resources
+from .segment import CLOSERS, FINAL
+
+
+@dataclass(frozen=True)
+class Annotated:
+    """What the notes stage gives the edition."""
+
+    notes: tuple[Note, ...]
+    lacunae: tuple[Lacuna, ...]
+    register: tuple[Entry, ...]
+    mentions: tuple[Mention, ...]
+    quote_styles: int
+    silenced: dict[str, int]
+    counts: Counts
+    warnings: list[str]
+
+
+def unfinished(witnesses: tuple[Witness, ...], fams: tuple[Family, ...], bare: set[str]) -> list[Lacuna]:
+    """Punctuated witnesses (a family's base, or one alone) whose text stops mid-sentence: no final mark."""
+    bases = {f.base for f in fams} - bare
+    out = []
+    for w in witnesses:
+        text = w.text.rstrip()
+        if w.siglum in bases and text and text[-1] not in FINAL and text[-1] not in CLOSERS:
+            out.append(
+                Lacuna(w.siglum, next(f.id for f in fams if w.siglum in f.members), "unfinished", len(text), None)
+            )
+    return out
+
+
+def lacuna_notes(lacunae: list[Lacuna], tokens: dict[str, Tokens]) -> list[Note]:
+    """One note per lacuna: where the witness breaks off (or begins), and what the base has there."""
+    out = []
+    for x in lacunae:
+        words = {"end": "止於此，以下闕", "start": "始於此，以上闕", "unfinished": "止於此，文未完"}[x.kind]
+        lemma = x.missing or Span(x.siglum, x.at, x.at)
+        text = tokens[lemma.siglum].text
+        out.append(
+            Note(
+                type="lacuna",
+                cls="lacuna",
+                lemma=lemma,
+                lemma_text=text[lemma.start : lemma.end],
+                readings=(Reading((x.siglum,), "", {x.siglum: (x.at, x.at)}),),
+                family=x.family,
+                text=f"{x.siglum} {words}",
+            )
+        )
+    return out
+
+
+def _anchor(n: Note) -> Span:
+    """Where a note stands: its lemma, or its first reading's first span."""
+    if n.lemma:
+        return n.lemma
+    siglum, (start, end) = next(iter(n.readings[0].spans.items()))
+    return Span(siglum, start, end)
+
+
+def locate(notes: list[Note], episodes: tuple[EpisodeResult, ...]) -> list[Note]:
+    """Each note in the row whose cell holds its lemma (or its first reading); None outside the episodes."""
+    where: dict[str, list[tuple[int, int, str, str]]] = {}
+    for ep in episodes:
+        for row in ep.rows:
+            for siglum, segs in row.cells.items():
+                for seg in segs:
+                    where.setdefault(siglum, []).append((seg.start, seg.end, ep.episode.id, row.id))
+    for lst in where.values():
+        lst.sort()
+    out = []
+    for n in notes:
+        anchor = _anchor(n)
+        lst = where.get(anchor.siglum, [])
+        k = bisect_right(lst, (anchor.start, 1 << 62)) - 1
+        hit = lst[k] if k >= 0 and lst[k][0] <= anchor.start < max(lst[k][1], lst[k][0] + 1) else None
+        out.append(replace(n, episode=hit[2], row=hit[3]) if hit else n)
+    return out
+
+
+def rows_key(ep: EpisodeResult) -> tuple:
+    """An episode's rows as a cache key (rows hold dictionaries, which do not hash)."""
+    return (ep.episode.id, tuple((r.id, tuple(r.cells.items()), tuple(r.span.items()), r.moved) for r in ep.rows))
+
+
+def tag(notes: list[Note], found: tuple[Mention, ...]) -> list[Note]:
+    """A collation note is tagged person, place or thing where its lemma or a reading lies in such a name."""
+    index = Mentions(found)
+    out = []
+    for n in notes:
+        places = [(n.lemma.siglum, n.lemma.start, n.lemma.end)] if n.lemma else []
+        places += [(s, a, b) for r in n.readings for s, (a, b) in r.spans.items()]
+        kinds = {m.kind for s, a, b in places for m in index.touching(s, a, b)}
+        out.append(replace(n, tags=tuple(sorted(kinds))) if kinds else n)
+    return out
+
+
+ORDER = {"collation": 0, "lacuna": 1, "fact": 2, "editor": 3}  # of notes at one place
+
+
+def sort_notes(notes: list[Note], episodes: tuple[EpisodeResult, ...]) -> list[Note]:
+    """Notes in reading order: by episode and row, then outside the episodes by witness and place."""
+    rank = {}
+    for e, ep in enumerate(episodes):
+        for r, row in enumerate(ep.rows):
+            rank[row.id] = (e, r)
+
+    def key(n: Note) -> tuple:
+        place = _anchor(n)
+        return (
+            rank.get(n.row, (len(episodes), 0)) if n.row else (len(episodes), 0),
+            place.siglum,
+            place.start,
+            place.end,
+            ORDER[n.type],
+            n.cls,
+            n.text,
+        )
+
+    return sorted(notes, key=key)
+
+
+def annotate(
+    witnesses: tuple[Witness, ...],
+    tokens: dict[str, Tokens],
+    fams: tuple[Family, ...],
+    bare: set[str],
+    episodes: tuple[EpisodeResult, ...],
+    resources: Resources,
+    norm: Normaliser,
+    edits: Edits,
+    cache: Cache,
+) -> Annotated:
+    """Every note of the edition, the lacunae and the register's mentions."""
+    keys = {w.siglum: (w.siglum, digest(w.text), resources.digest) for w in witnesses}
+    everything = tuple(keys.values())
+    script = {w.siglum: w.script for w in witnesses}
+    quiet = {s: Silence.between(script[f.base], script[s], bool({s, f.base} & bare)) for f in fams for s in f.members}
+    collated = [
+        combine(
+            [
+                cache.get(
+                    ("compare", f.id, keys[f.base], keys[s], quiet[s]),
+                    partial(compare, f, tokens[f.base], s, tokens[s], quiet[s]),
+                )
+                for s in f.members
+                if s != f.base
+            ]
+        )
+        for f in fams
+        if len(f.members) > 1
+    ]
+    lacunae = [x for c in collated for x in c.lacunae] + unfinished(witnesses, fams, bare)
+    register = cache.get(
+        ("register", everything), partial(stand_in, resources.register, norm, tokens, resources.surnames)
+    )
+    forms = mention_forms(register, norm)
+    named = digest(repr(sorted(forms.items())))  # a register the texts suggest changes with any of them
+    found = tuple(
+        m
+        for w in witnesses
+        for m in cache.get(("mentions", *keys[w.siglum], named), partial(mentions, w.siglum, tokens[w.siglum], forms))
+    )
+    facts = Facts(register, found, tokens, fams, norm.fold_text)
+    notes = locate(tag([n for c in collated for n in c.notes], found) + lacuna_notes(lacunae, tokens), episodes)
+    notes += [n for ep in episodes for n in cache.get(("facts", rows_key(ep), everything), partial(facts.notes, ep))]
+    editors, counts = edits.notes(tokens)
+    judged = edits.judge(notes + locate(editors, episodes), episodes)
+    return Annotated(
+        notes=tuple(sort_notes(judged.notes, episodes)),
+        lacunae=tuple(lacunae),
+        register=register.entries,
+        mentions=found,
+        quote_styles=sum(c.quote_styles for c in collated),
+        silenced=judged.silenced,
+        counts={**counts, **judged.counts},
+        warnings=judged.warnings,
+    )
