@@ -149,10 +149,10 @@ def test_expand_learns_words_independent_tellings_share():
     from edition.engine.assign import pairs
 
     df = Counter(g for segs in segments.values() for s in segs for g in pairs(s.folded))
-    (grown,) = expand([{"冻死": 2.0}], segments, labels, family, df, 9, 2.0)
+    (grown,) = expand([{"冻死": 2.0}], segments, labels, family, df, 9, 2.0, 3)
     assert "纷飞" in grown and grown["纷飞"] <= 2.0  # 3 segments, 3 families; never above the heaviest
     assert "火堆" not in grown  # in two segments only
     assert "他事" not in grown  # outside the episode
     family_ab = {"A": "A", "B": "A", "C": "A"}  # one family: no independent evidence
-    (alone,) = expand([{"冻死": 2.0}], segments, labels, family_ab, df, 9, 2.0)
+    (alone,) = expand([{"冻死": 2.0}], segments, labels, family_ab, df, 9, 2.0, 3)
     assert "纷飞" not in alone

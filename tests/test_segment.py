@@ -57,7 +57,7 @@ def test_hard_wrapped_unpunctuated_lines_run_on():
         "城中皆屏跡不出",
     ]
     wrapped = "\n".join(lines) + "\n"
-    assert len(paragraphs(wrapped)) == 1  # four printed lines, one paragraph
+    assert len(paragraphs(wrapped, Params())) == 1  # four printed lines, one paragraph
     (segs,) = cut(wrapped)
     # cut before the cyclical day 癸未, never inside 蓋二州 where the line breaks
     assert any(s.text.startswith("癸未") for s in segs)
@@ -65,7 +65,7 @@ def test_hard_wrapped_unpunctuated_lines_run_on():
 
 
 def test_punctuated_lines_are_paragraphs():
-    assert len(paragraphs("班師。\n片刻後，梁修元登上城頭。\n又賜絹百匹。\n")) == 3
+    assert len(paragraphs("班師。\n片刻後，梁修元登上城頭。\n又賜絹百匹。\n", Params())) == 3
 
 
 def test_a_bare_run_is_cut_where_another_witness_breaks():

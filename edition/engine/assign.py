@@ -265,10 +265,11 @@ def expand(
     df: Counter[str],
     n_docs: int,
     lift: float,
+    uses: int,
 ) -> list[Profile]:
     """Add to each profile the pairs that the witnesses' own tellings of it share.
 
-    A pair joins episode k's profile when at least three segments labelled k, in
+    A pair joins episode k's profile when at least ``uses`` segments labelled k, in
     at least two families of witnesses, use it (copies of one text are one family:
     they are no independent evidence) and it is at least ``lift`` times more frequent inside
     the episode than outside it: vocabulary the retellings have in common
@@ -292,7 +293,7 @@ def expand(
         grown = dict(p)
         ceiling = max(p.values(), default=0.0)
         for g, wits in inside[k].items():
-            if len(wits) < 2 or g in p or count_in[k][g] < 3:
+            if len(wits) < 2 or g in p or count_in[k][g] < uses:
                 continue
             rate_in = (count_in[k][g] - 1) / size_in[k]  # one use discounted: a chance pair is not vocabulary
             rate_out = (df[g] - count_in[k][g] + 1) / (n_docs - size_in[k] + 1)
@@ -325,6 +326,6 @@ def assign(
     profiles = profiles_of(defs, norm, persons, cf, sum(cf.values()), params.name_weight, params.background)
     labels = {s: label(segs, profiles, params) for s, segs in segments.items()}
     for _ in range(params.rounds):
-        profiles = expand(profiles, segments, labels, family, df, n_docs, params.lift)
+        profiles = expand(profiles, segments, labels, family, df, n_docs, params.lift, params.uses)
         labels = {s: label(segs, profiles, params) for s, segs in segments.items()}
     return {s: tuple(defs[j - 1].id if j and not defs[j - 1].context else None for j in labels[s]) for s in segments}

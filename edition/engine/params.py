@@ -30,6 +30,9 @@ class Params:
     bare_run: int = p(12, "A run of more letters than this with no mark is cut where other witnesses break or at cues.")
     key_len: int = p(3, "Letters on each side of another witness's break that must match for it to cut a bare run.")
     opening_len: int = p(5, "...or first letters of another witness's sentence that must match.")
+    wrapped: float = p(0.5, "Share of a witness's lines ending with no final mark for its line breaks to be layout.")
+    short_line: float = p(2 / 3, "In such a witness, a line shorter than this share of the median ends its paragraph.")
+    indented: float = p(0.5, "...as does a line before an indented one, where fewer than this share are indented.")
 
     # assign: which episode each segment tells
     threshold: float = p(0.12, "Price of a letter, as a share of the witness's peak evidence density (see peak).")
@@ -47,6 +50,7 @@ class Params:
     background: float = p(5000.0, "Pairs of a notional corpus that smooth the corpus's pair shares (small corpora).")
     name_weight: float = p(0.25, "Weight, in an episode's profile, of the pairs of a person's name (who, not what).")
     lift: float = p(16.0, "How much likelier inside an episode a pair must be to join its profile.")
+    uses: int = p(3, "...and the fewest segments of the episode, in two families at least, that must use it.")
     rounds: int = p(1, "Refinement passes of the episode profiles.")
     copy: float = p(0.8, "Share of character pairs two witnesses must share to count as copies of one text.")
 

@@ -74,23 +74,23 @@ def _lines(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _runs_on(text: str, lines: list[tuple[int, int]]) -> list[bool]:
+def _runs_on(text: str, lines: list[tuple[int, int]], params: Params) -> list[bool]:
     """For each line, whether the text runs on into the next line (a layout break, not a paragraph end).
 
-    Only in a wrapped witness: most of its non-empty lines end without a final mark. There a line runs on
-    unless it ends a sentence, is short (under two thirds of the median length: a paragraph's last line),
-    or the next line is blank or indented while most lines are not.
+    Only in a wrapped witness: most of its non-empty lines (``params.wrapped``) end without a final mark.
+    There a line runs on unless it ends a sentence, is short (under ``params.short_line`` of the median
+    length: a paragraph's last line), or the next line is blank or indented while most lines are not.
     """
     body = [(s, e) for s, e in lines if text[s:e].strip()]
     if len(body) < 3:
         return [False] * len(lines)
     ends = [text[s:e].rstrip()[-1] for s, e in body]
     open_ended = sum((ch not in FINAL and ch not in CLOSERS) or ch in ")）" for ch in ends)
-    if open_ended < 0.5 * len(body):
+    if open_ended < params.wrapped * len(body):
         return [False] * len(lines)
     width = median(len(text[s:e].strip()) for s, e in body)
     indented = sum(text[s:e].startswith((INDENT, " ", "\t")) for s, e in body)
-    indent_means_paragraph = indented < 0.5 * len(body)
+    indent_means_paragraph = indented < params.indented * len(body)
     out = []
     for k, (s, e) in enumerate(lines):
         line = text[s:e].strip()
@@ -100,16 +100,16 @@ def _runs_on(text: str, lines: list[tuple[int, int]]) -> list[bool]:
             bool(line)
             and bool(nxt.strip())
             and not (last in FINAL or (last in CLOSERS and last not in ")）" and len(line) > 1 and line[-2] in FINAL))
-            and len(line) >= 2 * width / 3
+            and len(line) >= params.short_line * width
             and not (indent_means_paragraph and nxt.startswith((INDENT, " ", "\t")))
         )
     return out
 
 
-def paragraphs(text: str) -> list[tuple[int, int]]:
+def paragraphs(text: str, params: Params) -> list[tuple[int, int]]:
     """Logical paragraphs: physical lines joined where the text runs on."""
     lines = _lines(text)
-    joins = _runs_on(text, lines)
+    joins = _runs_on(text, lines, params)
     out: list[tuple[int, int]] = []
     start = None
     for (s, e), runs_on in zip(lines, joins, strict=True):
@@ -200,7 +200,7 @@ def cut_witness(tokens: Tokens, params: Params, keys: dict[str, int]) -> list[Cu
     out: list[Cut] = []
     sentence = -1
     bare = not punctuated(tokens, params.marks_per)
-    for p, (ps, pe) in enumerate(paragraphs(text)):
+    for p, (ps, pe) in enumerate(paragraphs(text, params)):
         quote = 0
         for s, e, strength in _marked_pieces(text, ps, pe):
             s, e = _trim(text, s, e)
@@ -283,7 +283,7 @@ def segment(tokens: dict[str, Tokens], params: Params) -> dict[str, tuple[Segmen
     bare = {s for s, t in tokens.items() if not punctuated(t, params.marks_per)}
     breaks: dict[str, dict[str, int]] = {}  # each witness's own breaks, made once, read by the bare others
     for siglum, t in tokens.items() if bare else ():
-        pieces = [x for ps, pe in paragraphs(t.text) for x in _marked_pieces(t.text, ps, pe)]
+        pieces = [x for ps, pe in paragraphs(t.text, params) for x in _marked_pieces(t.text, ps, pe)]
         breaks[siglum] = _boundary_keys(t, pieces, params.key_len, params.opening_len)
     out = {}
     for siglum, t in tokens.items():
