@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 import yaml
 
+from edition.engine.vocabulary import CollationClass, EntityKind, FactClass, LacunaKind, NoteType, Script
 from edition.interchange import TITLE, published
 from edition.interchange.schema import NAME, schema, schema_text
 from tests.interchange_corpora import NAMES, corpus
@@ -116,6 +117,19 @@ def test_published_with_the_site():
         )[NAME]
         == schema_text().encode()
     )
+
+
+def test_the_schema_speaks_the_engine_vocabulary():
+    """The schema's enums are the engine's (edition/engine/vocabulary.py): a class added to one and not the
+    other fails here, not in a reader's validator."""
+    defs = schema()["$defs"]
+    props = {name: d.get("properties", {}) for name, d in defs.items()}
+    assert defs["collationClass"]["enum"] == [c.value for c in CollationClass]
+    assert defs["factClass"]["enum"] == [c.value for c in FactClass]
+    assert props["note"]["type"]["enum"] == [t.value for t in NoteType]
+    assert props["lacuna"]["kind"]["enum"] == [k.value for k in LacunaKind]
+    assert props["entry"]["kind"]["enum"] == [k.value for k in EntityKind]
+    assert props["witness"]["script"]["enum"] == [s.value for s in Script]
 
 
 def test_citation_cff():

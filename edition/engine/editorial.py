@@ -21,10 +21,11 @@ from pathlib import Path
 from ..errors import EditionError
 from .datafile import Entry, check_keys, read_yaml, text_field, texts_field
 from .model import Witness
+from .vocabulary import CollationClass
 
 EDITORIAL = "editorial.yaml"
 SECTIONS = {"assign", "rows", "notes", "facts", "suppress", "silent"}
-SILENCEABLE = {"punctuation", "orthographic", "substantive", "addition", "omission"}
+SILENCEABLE = set(CollationClass)  # the collation classes; a fact or the editor's own note is never silenced
 NONE = "none"
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from .editorial import Directives, Passage, Resolver
 from .facts import words
 from .model import EpisodeResult, Note, Reading, Row, Segment, Span, Tokens, Witness
+from .vocabulary import NoteType
 
 # what Markdown would read as markup in a witness's words quoted in an editor's fact (Python-Markdown's
 # escapable characters): escaped, shown as written; raw HTML is never read (``site.editor_notes``)
@@ -123,8 +124,8 @@ class Edits:
         words it quotes (the first is the note's lemma)."""
         out = [
             Note(
-                type="editor",
-                cls="editor",
+                type=NoteType.EDITOR,
+                cls=NoteType.EDITOR,
                 lemma=Span(p.witness, p.start, p.end),
                 lemma_text=tokens[p.witness].text[p.start : p.end],
                 readings=(),
@@ -145,8 +146,8 @@ class Edits:
             stated = words(label, readings, escape=lambda w: _MARKDOWN.sub(r"\\\1", w))
             out.append(
                 Note(
-                    type="editor",
-                    cls="editor",
+                    type=NoteType.EDITOR,
+                    cls=NoteType.EDITOR,
                     lemma=Span(first.witness, first.start, first.end),
                     lemma_text=tokens[first.witness].text[first.start : first.end],
                     readings=readings,
@@ -164,11 +165,16 @@ class Edits:
         used = [0] * len(self.suppress)
         out = []
         for n in notes:
-            if n.type != "editor" and n.cls in self.silent:
+            machine = n.type != NoteType.EDITOR
+            if machine and n.cls in self.silent:
                 silenced[n.cls] = silenced.get(n.cls, 0) + 1
                 continue
             hit = next(
-                (k for k, rule in enumerate(self.suppress) if n.type != "editor" and self._matches(n, rule, numbers)),
+                (
+                    k
+                    for k, rule in enumerate(self.suppress)
+                    if n.type != NoteType.EDITOR and self._matches(n, rule, numbers)
+                ),
                 None,
             )
             if hit is not None:
@@ -191,4 +197,4 @@ class Edits:
             return False
         if row and row not in (n.row, numbers.get(n.row or "", ("", ""))[1]):
             return False
-        return lemma in (n.lemma_text, n.label) or (n.type == "fact" and n.text.startswith(lemma))
+        return lemma in (n.lemma_text, n.label) or (n.type == NoteType.FACT and n.text.startswith(lemma))

@@ -10,6 +10,8 @@ from array import array
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
+from .vocabulary import LacunaKind, NoteType
+
 
 @dataclass(frozen=True)
 class WitnessMeta:
@@ -158,8 +160,8 @@ class Note:
     a witness stops mid-sentence. ``editor``: the editor's own note (Markdown in ``text``).
     """
 
-    type: str
-    cls: str
+    type: NoteType
+    cls: str  # a CollationClass, a FactClass, or the note's type (lacuna, editor)
     lemma: Span | None
     lemma_text: str
     readings: tuple[Reading, ...]
@@ -177,7 +179,7 @@ class Lacuna:
 
     siglum: str
     family: str
-    kind: str  # start | end | unfinished
+    kind: LacunaKind
     at: int  # offset in the witness where the text breaks off (or begins)
     missing: Span | None  # what the base has there, if a family's base
 

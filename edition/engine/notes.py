@@ -21,6 +21,7 @@ from .normalise import Normaliser
 from .register import Entry, Mention, Mentions, mention_forms, mentions, stand_in
 from .resources import Resources
 from .segment import CLOSERS, FINAL
+from .vocabulary import LacunaKind, NoteType
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,9 @@ def unfinished(witnesses: tuple[Witness, ...], fams: tuple[Family, ...], bare: s
         text = w.text.rstrip()
         if w.siglum in bases and text and text[-1] not in FINAL and text[-1] not in CLOSERS:
             out.append(
-                Lacuna(w.siglum, next(f.id for f in fams if w.siglum in f.members), "unfinished", len(text), None)
+                Lacuna(
+                    w.siglum, next(f.id for f in fams if w.siglum in f.members), LacunaKind.UNFINISHED, len(text), None
+                )
             )
     return out
 
@@ -54,13 +57,17 @@ def lacuna_notes(lacunae: list[Lacuna], tokens: dict[str, Tokens]) -> list[Note]
     """One note per lacuna: where the witness breaks off (or begins), and what the base has there."""
     out = []
     for x in lacunae:
-        words = {"end": "止於此，以下闕", "start": "始於此，以上闕", "unfinished": "止於此，文未完"}[x.kind]
+        words = {
+            LacunaKind.END: "止於此，以下闕",
+            LacunaKind.START: "始於此，以上闕",
+            LacunaKind.UNFINISHED: "止於此，文未完",
+        }[LacunaKind(x.kind)]
         lemma = x.missing or Span(x.siglum, x.at, x.at)
         text = tokens[lemma.siglum].text
         out.append(
             Note(
-                type="lacuna",
-                cls="lacuna",
+                type=NoteType.LACUNA,
+                cls=NoteType.LACUNA,
                 lemma=lemma,
                 lemma_text=text[lemma.start : lemma.end],
                 readings=(Reading((x.siglum,), "", {x.siglum: (x.at, x.at)}),),
@@ -116,7 +123,7 @@ def tag(notes: list[Note], found: tuple[Mention, ...]) -> list[Note]:
     return out
 
 
-ORDER = {"collation": 0, "lacuna": 1, "fact": 2, "editor": 3}  # of notes at one place
+ORDER = {t: k for k, t in enumerate(NoteType)}  # of notes at one place: collation, lacuna, fact, editor
 
 
 def sort_notes(notes: list[Note], episodes: tuple[EpisodeResult, ...]) -> list[Note]:
