@@ -79,12 +79,12 @@ def agreement(edition, gold: Path = GOLD) -> tuple[dict[str, float], dict[tuple[
     return per_witness, per_episode
 
 
-def row_pairs(edition, rows: Path) -> tuple[int, int, list[tuple[str, str]]]:
+def row_pairs(edition, rows: Path, involving: set[str] | None = None) -> tuple[int, int, list[tuple[str, str]]]:
     """Gold row groups: (pairs sharing a row, pairs whose two segments are in one episode, the misses).
 
     A cell that spans several rows is in each of them. A group entry is ``{file, words}`` or, in the seeds'
     older file, the words alone (found in the one witness that has them, copies aside). A pair counts when
-    the engine put both in the same episode."""
+    the engine put both in the same episode (and, with ``involving``, when one of the two is of those sigla)."""
     by_file = {w.meta.file: w for w in edition.witnesses}
     where: dict[tuple[str, int], tuple[str, set[str]]] = {}  # (siglum, offset) -> (episode, rows its cell covers)
     for ep in edition.episodes:
@@ -111,6 +111,8 @@ def row_pairs(edition, rows: Path) -> tuple[int, int, list[tuple[str, str]]]:
     for group in yaml.safe_load(rows.read_text(encoding="utf-8")):
         found = [x for x in map(locate, group) if x]
         for (sa, ia, wa), (sb, ib, wb) in combinations(found, 2):
+            if involving is not None and not {sa, sb} & involving:
+                continue
             ra, rb = where.get((sa, ia)), where.get((sb, ib))
             if ra and rb and ra[0] == rb[0]:
                 total += 1
@@ -163,8 +165,36 @@ def report(title: str, edition, gold: Path) -> None:
         print(f"    {s} {e:<15} {r:.2f} / {p:.2f}")
 
 
-if __name__ == "__main__":  # python -m tests.gold: the figures for a closing note
+def report_kinds() -> None:
+    """Each kind of the development set in the edition it makes with the seeds, then all of them together."""
+    from tests.kinds import edition_folder, kinds, measure
     from tests.support import build_folder
+
+    groups = kinds()
+    alone = row_pairs(build_folder(SEEDS), SEEDS_GOLD / "rows.yaml")
+    print(f"by kind (the seeds plus that kind's development witnesses; seeds alone: {alone[0]}/{alone[1]} moments)")
+    print(f"  {'kind':<13} {'episodes (per witness)':<44} {'moments':>10} {'seeds moments':>14} {'facts':>8}")
+    for kind, files in [*groups.items(), ("ALL", [f for fs in groups.values() for f in fs])]:
+        with tempfile.TemporaryDirectory() as tmp:
+            ed = build_folder(edition_folder(Path(tmp) / "w", files))
+            fig = measure(ed, set(files), Path(tmp))
+        eps = " ".join(f"{s} {v:.2f}" for s, v in fig.episodes.items())
+        mean = sum(fig.episodes.values()) / max(1, len(fig.episodes))
+        m, sm, f = fig.moments, fig.seeds_moments, fig.facts
+        print(
+            f"  {kind:<13} {mean:.3f} ({eps})"[:60].ljust(60)
+            + f" {m[0]:>4}/{m[1]:<4} {sm[0]:>6}/{sm[1]:<4} {f[0]:>3}/{f[1]:<3}"
+        )
+
+
+if __name__ == "__main__":  # python -m tests.gold: the figures for a closing note
+    import sys
+
+    from tests.support import build_folder
+
+    if "--kinds" in sys.argv:
+        report_kinds()
+        raise SystemExit
 
     seeds = build_folder(SEEDS)
     report("seeds", seeds, GOLD)

@@ -1,11 +1,13 @@
-"""Choose the engine's parameters on the seeds and the development set together.
+"""Choose the engine's parameters by leaving one kind out.
 
-``python -m tests.tune [name=v1,v2,… …]`` runs the assignment stage alone (tokens and segments made once)
-for every combination of the values given, and prints, for each, the mean and the least episode agreement
-on the seeds and on the development set (tests/dev), best first. Without arguments it scores the defaults.
+``python -m tests.tune [name=v1,v2,… …]`` scores every combination of the values given (the defaults where none
+is given) on each kind of the development set -- the seeds plus that kind's witnesses, as an editor would add
+them (tests/kinds.py) -- and on the seeds alone. For each kind it then picks the combination that does best on
+all the *other* kinds and prints how that choice does on the kind left out: the figure a witness of a kind
+never seen would get. A value that raises the seeds and lowers a held-out kind is not one to take.
 
-``python -m tests.tune --rows [name=v1,v2,… …]`` builds the whole edition of the seeds, and of the seeds with
-the development set, for each combination, and prints how many gold row pairs share a row in each.
+The score is the episode agreement of the kind's witnesses (the assignment stage alone, tokens made once);
+with ``--rows`` it is the share of gold row pairs touching the kind's witnesses that share a row (whole builds).
 """
 
 from __future__ import annotations
@@ -13,99 +15,116 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import sys
+import tempfile
 from pathlib import Path
 
 from edition.engine.assign import assign
 from edition.engine.families import families
 from edition.engine.load import load_witnesses
 from edition.engine.normalise import Normaliser
+from edition.engine.params import Params
+from edition.engine.pipeline import build
 from edition.engine.resources import data_folders, load_resources
 from edition.engine.segment import segment
-from tests.gold import DEV_GOLD, DEV_WITNESSES, GOLD, ROOT, SEEDS, gold_labels
+from tests.gold import GOLD, ROOT, SEEDS, SEEDS_GOLD, gold_labels, row_pairs
+from tests.kinds import edition_folder, kinds, merged_gold
+
+SEEDS_KIND = "seeds"
 
 
-def corpus(folder: Path, gold: Path, params):
+@dataclasses.dataclass
+class Corpus:
+    """One kind's edition, read once: its resources, tokens, and the gold of the witnesses it is scored on."""
+
+    folder: Path
+    resources: object
+    norm: Normaliser
+    witnesses: tuple
+    tokens: dict
+    truth: dict  # siglum -> (gold label per character, indices of non-space characters)
+
+
+def corpus(folder: Path, scored: set[str], episodes_gold: Path) -> Corpus:
     resources = load_resources(data_folders(folder, ROOT), None, False)
     witnesses = load_witnesses(folder, [])
     norm = Normaliser(resources.variants)
     tokens = {w.siglum: norm.tokenise(w) for w in witnesses}
     truth = {}
     for w in witnesses:
-        labels = gold_labels(w.meta.file, w.text, gold)
-        truth[w.siglum] = (labels, [i for i, c in enumerate(w.text) if not c.isspace()])
-    return resources, norm, tokens, truth, witnesses
+        if w.meta.file in scored:
+            gold = GOLD if (SEEDS / w.meta.file).exists() else episodes_gold
+            truth[w.siglum] = (
+                gold_labels(w.meta.file, w.text, gold),
+                [i for i, c in enumerate(w.text) if not c.isspace()],
+            )
+    return Corpus(folder, resources, norm, witnesses, tokens, truth)
 
 
-def score(data, params) -> dict[str, float]:
-    resources, norm, tokens, truth, witnesses = data
-    segments = segment(tokens, params)
-    labels = assign(
-        segments,
-        resources.episodes + resources.context,
-        norm,
-        params,
-        {s: f.id for f in families(witnesses, tokens, params.copy) for s in f.members},
-        tuple(resources.register.names(norm, "person")),
-    )
-    out = {}
-    for w in witnesses:
+def episodes_score(c: Corpus, params: Params) -> float:
+    """Mean episode agreement of the scored witnesses, with ``params``."""
+    segments = segment(c.tokens, params)
+    family = {s: f.id for f in families(c.witnesses, c.tokens, params.copy) for s in f.members}
+    persons = tuple(c.resources.register.names(c.norm, "person"))
+    labels = assign(segments, c.resources.episodes + c.resources.context, c.norm, params, family, persons)
+    shares = []
+    for w in c.witnesses:
+        if w.siglum not in c.truth:
+            continue
         mine: list[str | None] = [None] * len(w.text)
         for seg, lab in zip(segments[w.siglum], labels[w.siglum], strict=True):
             mine[seg.start : seg.end] = [lab] * (seg.end - seg.start)
-        gold, idx = truth[w.siglum]
-        out[w.siglum] = sum(gold[i] == mine[i] for i in idx) / len(idx)
-    return out
+        gold, idx = c.truth[w.siglum]
+        shares.append(sum(gold[i] == mine[i] for i in idx) / len(idx))
+    return sum(shares) / len(shares)
 
 
-def rows(grid: dict, base) -> None:
-    import tempfile
-
-    from edition.engine.pipeline import build
-    from tests.gold import DEV_GOLD, SEEDS_GOLD, combined_folder, row_pairs
-
-    with tempfile.TemporaryDirectory() as tmp:
-        both = combined_folder(Path(tmp))
-        for combo in itertools.product(*grid.values()):
-            params = dataclasses.replace(base, **dict(zip(grid, combo, strict=True)))
-            out = []
-            for folder, gold in (
-                (SEEDS, SEEDS_GOLD / "rows.yaml"),
-                (DEV_WITNESSES, DEV_GOLD / "rows.yaml"),
-                (both, DEV_GOLD / "rows.yaml"),
-            ):
-                resources = dataclasses.replace(load_resources(data_folders(folder, ROOT), None, False), params=params)
-                same, total, _ = row_pairs(build(folder, resources), gold)
-                out.append(f"{same}/{total} ({same / max(1, total):.2f})")
-            name = " ".join(f"{k}={v}" for k, v in zip(grid, combo, strict=True)) or "defaults"
-            print(f"{name:<40} seeds {out[0]}  dev {out[1]}  seeds+dev {out[2]}")
+def rows_score(c: Corpus, params: Params, rows_gold: Path) -> float:
+    """Share of the gold row pairs touching the scored witnesses that share a row, with ``params``."""
+    resources = dataclasses.replace(c.resources, params=params)
+    edition = build(c.folder, resources)
+    scored = set(c.truth)
+    rows = (
+        SEEDS_GOLD / "rows.yaml"
+        if scored <= {w.siglum for w in c.witnesses if (SEEDS / w.meta.file).exists()}
+        else rows_gold
+    )
+    same, total, _ = row_pairs(edition, rows, involving=scored)
+    return same / max(1, total)
 
 
 def main(argv: list[str]) -> None:
-    base = load_resources(data_folders(SEEDS, ROOT), None, False).params
-    grid = {}
     by_rows = "--rows" in argv
-    argv = [a for a in argv if a != "--rows"]
-    for arg in argv:
+    base = Params()
+    grid = {}
+    for arg in (a for a in argv if a != "--rows"):
         name, values = arg.split("=")
         kind = type(getattr(base, name))
         grid[name] = [kind(v) for v in values.split(",")]
-    if by_rows:
-        return rows(grid, base)
-    seeds = corpus(SEEDS, GOLD, base)
-    dev = corpus(DEV_WITNESSES, DEV_GOLD / "episodes.yaml", base)
-    results = []
-    for combo in itertools.product(*grid.values()):
-        params = dataclasses.replace(base, **dict(zip(grid, combo, strict=True)))
-        s, d = score(seeds, params), score(dev, params)
-        results.append((combo, s, d))
-    results.sort(key=lambda r: -(sum(r[1].values()) / len(r[1]) + sum(r[2].values()) / len(r[2])))
-    for combo, s, d in results:
-        name = " ".join(f"{k}={v}" for k, v in zip(grid, combo, strict=True)) or "defaults"
-        print(
-            f"{name:<60} seeds mean {sum(s.values()) / len(s):.3f} min {min(s.values()):.3f}"
-            f" | dev mean {sum(d.values()) / len(d):.3f} min {min(d.values()):.3f}"
-        )
-        print("    " + " ".join(f"{k} {v:.2f}" for k, v in {**s, **d}.items()))
+    combos = [dict(zip(grid, combo, strict=True)) for combo in itertools.product(*grid.values())]
+    with tempfile.TemporaryDirectory() as tmp:
+        episodes_gold, rows_gold = merged_gold(Path(tmp))
+        corpora = {SEEDS_KIND: corpus(SEEDS, {p.name for p in SEEDS.glob("*.txt")}, episodes_gold)}
+        for kind, files in kinds().items():
+            corpora[kind] = corpus(edition_folder(Path(tmp) / kind, files), set(files), episodes_gold)
+        scores: dict[str, list[float]] = {}
+        for kind, c in corpora.items():
+            scores[kind] = [
+                rows_score(c, dataclasses.replace(base, **combo), rows_gold)
+                if by_rows
+                else episodes_score(c, dataclasses.replace(base, **combo))
+                for combo in combos
+            ]
+    name = lambda combo: " ".join(f"{k}={v}" for k, v in combo.items()) or "defaults"  # noqa: E731
+    default = next((i for i, combo in enumerate(combos) if all(getattr(base, k) == v for k, v in combo.items())), None)
+    print(f"{'held out':<13} {'chosen on the others':<40} held-out score (defaults)")
+    for kind in corpora:
+        others = [k for k in corpora if k != kind]
+        best = max(range(len(combos)), key=lambda i: (sum(scores[k][i] for k in others) / len(others), -i))
+        at_default = f"{scores[kind][default]:.3f}" if default is not None else "-"
+        print(f"{kind:<13} {name(combos[best]):<40} {scores[kind][best]:.3f} ({at_default})")
+    print("every combination, mean over all kinds:")
+    for i in sorted(range(len(combos)), key=lambda i: -sum(s[i] for s in scores.values())):
+        print(f"  {name(combos[i]):<40} " + " ".join(f"{k} {scores[k][i]:.3f}" for k in corpora))
 
 
 if __name__ == "__main__":
