@@ -565,15 +565,23 @@ class Facts:
         return out
 
     def _readings(self, slot: dict[str, Said], forms: dict[str, str] | None = None) -> tuple[Reading, ...]:
-        """Witnesses that read alike grouped, in witness order; ``forms`` says what "alike" is."""
-        groups: dict[str, list[Said]] = {}
+        """Witnesses that read alike grouped, in witness order; ``forms`` says what "alike" is. Inside a group
+        each wording is its own reading, quoted as its witnesses write it: 褐衣 and 褐袍 may name one thing,
+        臨渝闗 and 临渝关 one place, but a reader is shown what each text has (a hard wrap inside a name, 江夏\n王,
+        is no wording: it is quoted whole). Witnesses that do not name it (不名) are one reading, whatever their
+        words."""
+        groups: dict[str, dict[str, list[Said]]] = {}
         for s in sorted(slot):
             x = slot[s]
-            groups.setdefault(forms[s] if forms else x.value, []).append(x)
+            form = forms[s] if forms else x.value
+            written = "".join(x.text.split()) if form != "untitled" else ""
+            groups.setdefault(form, {}).setdefault(written, []).append(x)
         out = []
-        for form, xs in groups.items():
-            ref = xs[0].entries[0] if len(xs[0].entries) == 1 else None
-            named = form != "untitled"
-            text = "".join(xs[0].text.split())  # a name a hard wrap breaks (江夏\n王) is quoted whole
-            out.append(Reading(tuple(x.siglum for x in xs), text, {x.siglum: (x.start, x.end) for x in xs}, ref, named))
+        for form, wordings in groups.items():
+            for written, xs in wordings.items():
+                text = written or "".join(xs[0].text.split())
+                ref = xs[0].entries[0] if len(xs[0].entries) == 1 else None
+                named = form != "untitled"
+                spans = {x.siglum: (x.start, x.end) for x in xs}
+                out.append(Reading(tuple(x.siglum for x in xs), text, spans, ref, named))
         return tuple(out)
