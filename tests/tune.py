@@ -119,7 +119,10 @@ def main(argv: list[str]) -> None:
     print(f"{'held out':<13} {'chosen on the others':<40} held-out score (defaults)")
     for kind in corpora:
         others = [k for k in corpora if k != kind]
-        best = max(range(len(combos)), key=lambda i: (sum(scores[k][i] for k in others) / len(others), -i))
+        # a tie on the other kinds is no evidence against the value in use: the default wins it, then the first
+        best = max(
+            range(len(combos)), key=lambda i: (sum(scores[k][i] for k in others) / len(others), i == default, -i)
+        )
         at_default = f"{scores[kind][default]:.3f}" if default is not None else "-"
         print(f"{kind:<13} {name(combos[best]):<40} {scores[kind][best]:.3f} ({at_default})")
     print("every combination, mean over all kinds:")

@@ -192,17 +192,30 @@ def close_scenes(
     return out
 
 
-def label(segs: tuple[Segment, ...], profiles: list[Profile], params: Params) -> list[int]:
-    """One witness's labels (0 none, k state k-1) against the current profiles."""
+def label(segs: tuple[Segment, ...], profiles: list[Profile], params: Params, floor: float = 0.0) -> list[int]:
+    """One witness's labels (0 none, k state k-1) against the current profiles; ``floor``: the least peak
+    density its price is set from (see ``labels_of``)."""
     raw = evidence(segs, profiles)
     strength = breaks(segs)
-    price = params.threshold * peak_density(segs, raw, params.peak)
+    price = params.threshold * max(peak_density(segs, raw, params.peak), floor)
     # a date pays no price: it frames the moment after it (九月癸未，班師 -- the withdrawal in a terse annal,
     # whose four letters of date would outweigh 班師's evidence) and tells no other event
     paid = [len(seg.folded) - date_letters(seg.folded) for seg in segs]
     emit = [[e - price * n for e in row] for n, row in zip(paid, raw, strict=True)]
     labels = trim(viterbi(emit, strength, params), raw, strength)
     return close_scenes(labels, raw, strength, [len(seg.folded) for seg in segs], params.scene_share)
+
+
+def labels_of(
+    segments: dict[str, tuple[Segment, ...]], profiles: list[Profile], params: Params
+) -> dict[str, list[int]]:
+    """Every witness's labels. A witness's price of a letter follows its own peak density, but never less
+    than ``params.floor`` of the median witness's: a text that barely tells the story (an anecdote
+    collection whose one line is 乃班師焉) has a low peak, and a price set from it alone let its other
+    stories into the episodes."""
+    peaks = sorted(peak_density(segs, evidence(segs, profiles), params.peak) for segs in segments.values() if segs)
+    floor = params.floor * peaks[(len(peaks) - 1) // 2] if peaks else 0.0
+    return {s: label(segs, profiles, params, floor) for s, segs in segments.items()}
 
 
 def viterbi(scores: list[list[float]], strength: list[int], params: Params) -> list[int]:
@@ -324,8 +337,8 @@ def assign(
             cf.update(seg.folded[i : i + 2] for i in range(len(seg.folded) - 1))
             n_docs += 1
     profiles = profiles_of(defs, norm, persons, cf, sum(cf.values()), params.name_weight, params.background)
-    labels = {s: label(segs, profiles, params) for s, segs in segments.items()}
+    labels = labels_of(segments, profiles, params)
     for _ in range(params.rounds):
         profiles = expand(profiles, segments, labels, family, df, n_docs, params.lift, params.uses)
-        labels = {s: label(segs, profiles, params) for s, segs in segments.items()}
+        labels = labels_of(segments, profiles, params)
     return {s: tuple(defs[j - 1].id if j and not defs[j - 1].context else None for j in labels[s]) for s in segments}

@@ -37,6 +37,7 @@ class Params:
     # assign: which episode each segment tells
     threshold: float = p(0.12, "Price of a letter, as a share of the witness's peak evidence density (see peak).")
     peak: float = p(0.95, "Quantile of a witness's segments' evidence density taken as its peak.")
+    floor: float = p(0.5, "Least peak a price is set from, as a share of the median witness's peak.")
     cost_scene: float = p(1.0, "Cost (characters of evidence) of entering or leaving an episode at a scene break.")
     cost_paragraph: float = p(8.0, "...at a paragraph break.")
     cost_sentence: float = p(12.0, "...between two sentences of a paragraph.")
