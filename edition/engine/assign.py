@@ -22,7 +22,7 @@ import math
 from collections import Counter
 from functools import lru_cache
 
-from .dates import date_letters
+from .dates import CYCLICAL, DATE, YEAR, calendar, date_letters
 from .model import EpisodeDef, Segment
 from .normalise import Normaliser
 from .params import Params
@@ -192,9 +192,35 @@ def close_scenes(
     return out
 
 
-def label(segs: tuple[Segment, ...], profiles: list[Profile], params: Params, floor: float = 0.0) -> list[int]:
+def dated(segs: tuple[Segment, ...], params: Params) -> bool:
+    """Whether a witness is written as dated entries (an annal, a chronicle's 乙酉，至遼東): enough of its
+    sentences open with a date. A novel's 那年十月 is no entry: it dates a memory, not the text."""
+    openings = [seg.folded for seg in segs if seg.strength >= SENTENCE and seg.folded]
+    heads = sum(1 for f in openings if any(rx.match(f) for rx in (YEAR, DATE, CYCLICAL)))
+    return heads >= params.dated_least and heads >= params.dated * len(openings)
+
+
+def out_of_time(segs: tuple[Segment, ...], defs: tuple[EpisodeDef, ...], params: Params) -> list[set[int]]:
+    """For each segment of a witness written as dated entries, the states (k: episode k-1) its date rules out:
+    an entry of another month or year than the episode's ``window`` (五月's crossing of the 遼澤 on the way
+    out is not the withdrawal's; 二十一年's 班師 is another campaign's). Nothing for other witnesses."""
+    if not any(d.window for d in defs) or not dated(segs, params):
+        return [set() for _ in segs]
+    return [
+        {k for k, d in enumerate(defs, 1) if d.window and d.window.excludes(year, month)}
+        for year, month in calendar([seg.folded for seg in segs])
+    ]
+
+
+def label(
+    segs: tuple[Segment, ...],
+    profiles: list[Profile],
+    params: Params,
+    floor: float = 0.0,
+    barred: list[set[int]] | None = None,
+) -> list[int]:
     """One witness's labels (0 none, k state k-1) against the current profiles; ``floor``: the least peak
-    density its price is set from (see ``labels_of``)."""
+    density its price is set from (see ``labels_of``); ``barred``: the states each segment may not take."""
     raw = evidence(segs, profiles)
     strength = breaks(segs)
     price = params.threshold * max(peak_density(segs, raw, params.peak), floor)
@@ -202,12 +228,19 @@ def label(segs: tuple[Segment, ...], profiles: list[Profile], params: Params, fl
     # whose four letters of date would outweigh 班師's evidence) and tells no other event
     paid = [len(seg.folded) - date_letters(seg.folded) for seg in segs]
     emit = [[e - price * n for e in row] for n, row in zip(paid, raw, strict=True)]
+    for row, bar in zip(emit, barred or (), strict=False):
+        for k in bar:
+            row[k - 1] = -math.inf
     labels = trim(viterbi(emit, strength, params), raw, strength)
-    return close_scenes(labels, raw, strength, [len(seg.folded) for seg in segs], params.scene_share)
+    labels = close_scenes(labels, raw, strength, [len(seg.folded) for seg in segs], params.scene_share)
+    return [0 if barred and k in barred[i] else k for i, k in enumerate(labels)]
 
 
 def labels_of(
-    segments: dict[str, tuple[Segment, ...]], profiles: list[Profile], params: Params
+    segments: dict[str, tuple[Segment, ...]],
+    profiles: list[Profile],
+    params: Params,
+    barred: dict[str, list[set[int]]],
 ) -> dict[str, list[int]]:
     """Every witness's labels. A witness's price of a letter follows its own peak density, but never less
     than ``params.floor`` of the median witness's: a text that barely tells the story (an anecdote
@@ -215,7 +248,7 @@ def labels_of(
     stories into the episodes."""
     peaks = sorted(peak_density(segs, evidence(segs, profiles), params.peak) for segs in segments.values() if segs)
     floor = params.floor * peaks[(len(peaks) - 1) // 2] if peaks else 0.0
-    return {s: label(segs, profiles, params, floor) for s, segs in segments.items()}
+    return {s: label(segs, profiles, params, floor, barred[s]) for s, segs in segments.items()}
 
 
 def viterbi(scores: list[list[float]], strength: list[int], params: Params) -> list[int]:
@@ -337,8 +370,9 @@ def assign(
             cf.update(seg.folded[i : i + 2] for i in range(len(seg.folded) - 1))
             n_docs += 1
     profiles = profiles_of(defs, norm, persons, cf, sum(cf.values()), params.name_weight, params.background)
-    labels = labels_of(segments, profiles, params)
+    barred = {s: out_of_time(segs, defs, params) for s, segs in segments.items()}
+    labels = labels_of(segments, profiles, params, barred)
     for _ in range(params.rounds):
         profiles = expand(profiles, segments, labels, family, df, n_docs, params.lift, params.uses)
-        labels = labels_of(segments, profiles, params)
+        labels = labels_of(segments, profiles, params, barred)
     return {s: tuple(defs[j - 1].id if j and not defs[j - 1].context else None for j in labels[s]) for s in segments}

@@ -30,3 +30,47 @@ def date_letters(folded: str) -> int:
         for m in rx.finditer(folded):
             covered.update(range(*m.span()))
     return len(covered)
+
+
+# a year of a reign heading an entry (十九年春二月, 贞观二十年，): the calendar of dated entries; a year in a
+# narrative (三年之后) is no heading: it is followed by no season or month and stands inside its clause
+_YEAR = r"([一二三四五六七八九十廿]{1,3})年"
+YEAR = re.compile(rf"(?<=贞观){_YEAR}|(?<![一二三四五六七八九十廿]){_YEAR}(?=[春夏秋冬闰正一二三四五六七八九十])")
+_NUMERALS = {c: k for k, c in enumerate("零一二三四五六七八九十", 0)}
+
+
+def numeral(text: str) -> int | None:
+    """A small Chinese numeral's value (一 … 九十九, 廿 as 二十, 正 as 一 for the first month), or None."""
+    text = text.replace("廿", "二十").replace("正", "一")
+    if not text or any(c not in _NUMERALS for c in text):
+        return None
+    if "十" not in text:
+        return _NUMERALS[text] if len(text) == 1 else None
+    tens, _, units = text.partition("十")
+    if len(tens) > 1 or len(units) > 1:
+        return None
+    return (_NUMERALS[tens] if tens else 1) * 10 + (_NUMERALS[units] if units else 0)
+
+
+def month_number(month: str) -> int | None:
+    """九月 -> 9, 十一月 -> 11, 正月 -> 1."""
+    return numeral(month.removesuffix("月"))
+
+
+def calendar(folded: list[str]) -> list[tuple[int | None, int | None]]:
+    """The (year, month) in force in each of a witness's segments, read in order: a year resets the month, a
+    month smaller than the last without a year turns the year. What the text has not said yet is None."""
+    year: int | None = None
+    month: int | None = None
+    out = []
+    for text in folded:
+        for m in sorted([*YEAR.finditer(text), *MONTH_OF.finditer(text)], key=lambda m: m.start()):
+            if m.re is YEAR:
+                year, month = numeral(m.group(1) or m.group(2)), None
+                continue
+            value = month_number(m.group())
+            if value is not None and month is not None and value < month and year is not None:
+                year += 1
+            month = value
+        out.append((year, month))
+    return out

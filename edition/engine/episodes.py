@@ -13,11 +13,35 @@ from pathlib import Path
 
 from ..errors import EditionError
 from .datafile import Entry, check_keys, read_yaml, sections, text_field, texts_field
-from .model import EpisodeDef
+from .dates import month_number, numeral
+from .model import EpisodeDef, Window
 
-_KEYS = {"id", "title", "description", "cues", "examples", "order"}
+_KEYS = {"id", "title", "description", "cues", "examples", "order", "window"}
 _CONTEXT_KEYS = {"id", "title", "description", "cues", "examples"}
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+
+
+_WINDOW = re.compile(
+    r"^(?:(?:貞觀|贞观)?(?P<year>[一二三四五六七八九十廿]{1,3})年)?(?P<first>(?:正|十[一二]|[一二三四五六七八九十])月)"
+    r"(?:\s*(?:至|到|—|–|-|~|～)\s*(?P<last>(?:正|十[一二]|[一二三四五六七八九十])月))?$"
+)
+
+
+def _window(path: Path, entry: Entry, where: str) -> Window | None:
+    """``window: 十九年九月至十月`` (year of the reign optional; one month, or the first and the last)."""
+    text = text_field(path, entry, "window", where)
+    if not text:
+        return None
+    m = _WINDOW.match(text.replace(" ", ""))
+    first = month_number(m.group("first")) if m else None
+    last = month_number(m.group("last") or m.group("first")) if m else None
+    if m is None or first is None or last is None or last < first:
+        raise EditionError(
+            path,
+            f"{where}: window '{text}' is not a month or months of a year (e.g. 九月, 十九年九月至十月)",
+            entry.line_of("window"),
+        )
+    return Window(numeral(m.group("year")) if m.group("year") else None, first, last)
 
 
 def _definition(path: Path, entry: Entry, n: int, where: str, seen: set[str], context: bool) -> EpisodeDef:
@@ -41,6 +65,7 @@ def _definition(path: Path, entry: Entry, n: int, where: str, seen: set[str], co
         examples=texts_field(path, entry, "examples", where),
         line=entry.line,
         context=context,
+        window=None if context else _window(path, entry, where),
     )
 
 

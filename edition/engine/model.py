@@ -118,6 +118,28 @@ class EpisodeDef:
     examples: tuple[str, ...] = ()
     line: int = 0  # where the editor wrote it, for error messages
     context: bool = False  # another event told around the episodes: its text belongs to no episode
+    window: Window | None = None  # when it happens, if the editor says (a dated entry outside it is not it)
+
+
+@dataclass(frozen=True)
+class Window:
+    """An episode's time as the editor gives it (``十九年九月至十月``): a year of the reign, if given, and the
+    first and last month."""
+
+    year: int | None
+    first: int
+    last: int
+
+    def excludes(self, year: int | None, month: int | None) -> bool:
+        """Whether a dated entry of this year and month cannot tell the episode (what is unknown excludes
+        nothing)."""
+        if self.year is not None and year is not None and year != self.year:
+            return True
+        return (
+            month is not None
+            and (year is None or self.year is None or year == self.year)
+            and not (self.first <= month <= self.last)
+        )
 
 
 @dataclass(frozen=True)

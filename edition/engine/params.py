@@ -37,6 +37,8 @@ class Params:
     # assign: which episode each segment tells
     threshold: float = p(0.12, "Price of a letter, as a share of the witness's peak evidence density (see peak).")
     peak: float = p(0.95, "Quantile of a witness's segments' evidence density taken as its peak.")
+    dated: float = p(0.1, "Share of a witness's sentences a date must open for it to be read as dated entries.")
+    dated_least: int = p(3, "...and the fewest such sentences (an episode's window applies to dated entries only).")
     floor: float = p(0.5, "Least peak a price is set from, as a share of the median witness's peak.")
     cost_scene: float = p(1.0, "Cost (characters of evidence) of entering or leaving an episode at a scene break.")
     cost_paragraph: float = p(8.0, "...at a paragraph break.")

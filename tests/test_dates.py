@@ -1,0 +1,100 @@
+"""Dated entries: the calendar a witness written as entries keeps, and an episode's window (episodes.yaml)."""
+
+import shutil
+
+import pytest
+
+from edition.engine.dates import calendar, numeral
+from edition.engine.episodes import load_episodes
+from edition.errors import EditionError
+from tests.support import ROOT, build_folder
+
+
+def test_numerals_of_years_and_months():
+    assert [numeral(x) for x in ("九", "十", "十九", "二十", "二十一", "廿", "正", "百")] == [
+        9,
+        10,
+        19,
+        20,
+        21,
+        20,
+        1,
+        None,
+    ]
+
+
+def test_the_calendar_follows_the_entries():
+    """A year heading an entry resets the month; a smaller month with no year turns the year; a year inside a
+    narrative (三年之后) heads nothing."""
+    heads = [
+        "十九年春二月庚戌",
+        "上自将",
+        "三年之后",
+        "九月癸未",
+        "冬十月丙申朔",
+        "二十年三月",
+        "贞观二十一年",
+        "五月",
+        "正月",
+    ]
+    assert calendar(heads) == [(19, 2), (19, 2), (19, 2), (19, 9), (19, 10), (20, 3), (21, None), (21, 5), (22, 1)]
+
+
+def test_a_window_that_is_no_month_is_an_error_with_its_line(tmp_path):
+    path = tmp_path / "episodes.yaml"
+    path.write_text("episodes:\n  - id: a\n    title: A\n    window: 九月至七月\n", encoding="utf-8")
+    with pytest.raises(EditionError) as err:
+        load_episodes(path)
+    assert "line 4" in str(err.value) and "九月至七月" in str(err.value)
+    path.write_text("episodes:\n  - id: a\n    title: A\n    window: 十九年九月至十月\n", encoding="utf-8")
+    ((episode,), _) = load_episodes(path)
+    assert (episode.window.year, episode.window.first, episode.window.last) == (19, 9, 10)
+
+
+# An annal in the manner of the dynastic annals, written for this test (not copied from any): the whole campaign
+# a line a month, the outward crossing of the 遼澤 in the fifth month, and two later campaigns that withdraw
+# (班師) and freeze (凍死) too.
+ANNAL = """十九年春二月庚戌，上自將諸軍發洛陽。
+三月丁丑，車駕至定州，命皇太子監國，上指所服褐袍曰：「俟見汝乃易之。」
+夏四月癸卯，李世勣拔蓋牟城。
+五月丁丑，車駕渡遼，遼澤泥淖二百餘里，人馬不可通，將作大匠閻立德布土作橋，軍不留行。
+六月丁酉，次安市城，高延壽、高惠真以眾降。
+九月癸未，以遼左早寒，草枯水凍，班師，城主登城拜辭，賜縑百匹。
+冬十月丙申朔，次蒲溝，大風雪，士卒多凍死，命燃火於道以待之。
+丙午，次營州，詔集戰亡士卒骸骨於柳城東南，設太牢，上臨哭盡哀。
+丙辰，太子迎謁於臨渝關，上乃易褐袍。
+十一月辛未，次幽州。
+二十一年三月，命李世勣、牛進達伐高麗，秋七月，班師，冬大寒，士卒多凍死者，上為之流涕。
+二十二年正月，命薛萬徹伐高麗，九月，班師。
+"""
+
+
+def labels(edition, siglum):
+    w = next(x for x in edition.witnesses if x.siglum == siglum)
+    return {
+        w.text[s.start : s.end]: lab
+        for s, lab in zip(edition.segments[siglum], edition.assignment[siglum], strict=True)
+    }
+
+
+@pytest.mark.parametrize("windows", [True, False])
+def test_entries_outside_an_episodes_window_tell_no_episode(tmp_path, windows):
+    """With the seeds' windows the fifth month's crossing, the third month's vow at 定州 and the later
+    campaigns' withdrawals are in no episode; the months of the story keep theirs. Without them (an
+    episodes.yaml with no window) the fifth month's mud is the 遼澤's and the vow the prince's."""
+    folder = tmp_path / "seeds"
+    shutil.copytree(ROOT / "seeds", folder, ignore=shutil.ignore_patterns("catalogue.yaml", "editorial.yaml"))
+    if not windows:
+        text = (folder / "episodes.yaml").read_text(encoding="utf-8")
+        (folder / "episodes.yaml").write_text(
+            "\n".join(line for line in text.splitlines() if not line.startswith("    window:")), encoding="utf-8"
+        )
+    (folder / "005_annal.txt").write_text(ANNAL, encoding="utf-8")
+    got = labels(build_folder(folder), "F")
+    assert got["遼澤泥淖二百餘里，"] == (None if windows else "liao-marshes")
+    assert got["命皇太子監國，"] == (None if windows else "crown-prince")
+    assert got["草枯水凍，"] == "withdrawal"
+    assert got["設太牢，"] == "rite"
+    assert got["太子迎謁於臨渝關，"] == "crown-prince"
+    assert got["士卒多凍死者，"] is None and got["上為之流涕。"] is None  # 二十一年's frost
+    assert got["命薛萬徹伐高麗，"] is None
