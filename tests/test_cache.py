@@ -71,3 +71,24 @@ def test_an_edited_data_file_changes_the_next_build(tmp_path):
 def classes_of(export: str, lemma: str) -> set[str]:
     data = json.loads(export)
     return {n["class"] for n in data["notes"] if n["lemma"] and n["lemma"]["text"] == lemma}
+
+
+def test_a_family_the_catalogue_changes_is_never_served_stale(tmp_path):
+    """Families, the episodes and the fact notes depend on the catalogue's family:/base:, which is not a data
+    file of the resources: declaring C and D one family makes D a copy collated against C, and back."""
+    seeds = tmp_path / "seeds"
+    shutil.copytree(ROOT / "seeds", seeds)
+    cache = SiteCache()
+    first = cached_build(seeds, cache)
+    catalogue = seeds / "catalogue.yaml"
+    original = catalogue.read_text(encoding="utf-8")
+    declared = original.replace("    siglum: C\n", "    siglum: C\n    family: cd\n    base: true\n").replace(
+        "    siglum: D\n", "    siglum: D\n    family: cd\n"
+    )
+    assert declared != original
+    catalogue.write_text(declared, encoding="utf-8")
+    second = cached_build(seeds, cache)
+    assert second == cli_export(seeds)
+    assert [f["members"] for f in json.loads(second)["families"] if "C" in f["members"]] == [["C", "D"]]
+    catalogue.write_text(original, encoding="utf-8")
+    assert cached_build(seeds, cache) == first

@@ -191,7 +191,12 @@ def annotate(
     )
     facts = Facts(register, found, tokens, fams, norm.fold_text)
     notes = locate(tag([n for c in collated for n in c.notes], found) + lacuna_notes(lacunae, tokens), episodes)
-    notes += [n for ep in episodes for n in cache.get(("facts", rows_key(ep), everything), partial(facts.notes, ep))]
+    partition = tuple(f.members for f in fams)  # which witnesses are independent: the catalogue may say
+    notes += [
+        n
+        for ep in episodes
+        for n in cache.get(("facts", rows_key(ep), everything, partition), partial(facts.notes, ep))
+    ]
     editors, counts = edits.notes(tokens)
     judged = edits.judge(notes + locate(editors, episodes), episodes)
     return Annotated(

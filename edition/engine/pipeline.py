@@ -82,7 +82,10 @@ def segmentation(
     cuts = edits.cuts
     if not cuts:
         return segments
-    return {s: cut_at(segs, tokens[s], cuts.get(s, set())) for s, segs in segments.items()}
+    return cache.get(
+        ("cut", everything, tuple(sorted((s, tuple(sorted(c))) for s, c in cuts.items()))),
+        lambda: {s: cut_at(segs, tokens[s], cuts.get(s, set())) for s, segs in segments.items()},
+    )
 
 
 def episodes_of(
@@ -98,7 +101,7 @@ def episodes_of(
     family = {s: f.id for f in fams for s in f.members}
     persons = tuple(resources.register.names(norm, "person"))
     labels = cache.get(
-        ("episodes", everything),
+        ("episodes", everything, tuple(sorted(family.items()))),
         partial(assign, segments, resources.episodes + resources.context, norm, resources.params, family, persons),
     )
     return edits.assign(segments, labels)
@@ -170,7 +173,10 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
     with clock.stage("segment"):
         segments = segmentation(tokens, resources, edits, everything, cache)
     with clock.stage("families"):
-        fams = families(witnesses, tokens, resources.params.copy)
+        declared = tuple((w.siglum, w.meta.family, w.meta.base) for w in witnesses)  # the catalogue's say
+        fams = cache.get(
+            ("families", everything, declared), partial(families, witnesses, tokens, resources.params.copy)
+        )
         bare = {s for s, t in tokens.items() if not punctuated(t, resources.params.marks_per)}
     with clock.stage("episodes"):
         labels, assigned = episodes_of(segments, fams, resources, norm, edits, everything, cache)
