@@ -21,6 +21,7 @@ Numerals are read by ``cn2an``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -127,6 +128,12 @@ def dates(tokens: Tokens, seg: Segment) -> list[Said]:
             key = "month" if _month(m.group()) else "date"  # a month is set against months, a day against days
             out.append(Said(tokens.siglum, start, end, tokens.text[start:end], "date", key, m.group()))
     return sorted(out, key=lambda s: s.start)
+
+
+def _unbroken(text: str) -> str:
+    """Words as a reader quotes them: without the line breaks and brackets a printed page's layout put inside
+    them (江夏\n王, a small-character note split at a column, 遼)(澤)."""
+    return "".join(c for c in text if not c.isspace() and unicodedata.category(c) not in ("Ps", "Pe"))
 
 
 def _whole(date: str) -> bool:
@@ -568,18 +575,18 @@ class Facts:
         """Witnesses that read alike grouped, in witness order; ``forms`` says what "alike" is. Inside a group
         each wording is its own reading, quoted as its witnesses write it: 褐衣 and 褐袍 may name one thing,
         臨渝闗 and 临渝关 one place, but a reader is shown what each text has (a hard wrap inside a name, 江夏\n王,
-        is no wording: it is quoted whole). Witnesses that do not name it (不名) are one reading, whatever their
+        or a printed note's column break, 遼)(澤, is no wording: it is quoted whole). Witnesses that do not name it (不名) are one reading, whatever their
         words."""
         groups: dict[str, dict[str, list[Said]]] = {}
         for s in sorted(slot):
             x = slot[s]
             form = forms[s] if forms else x.value
-            written = "".join(x.text.split()) if form != "untitled" else ""
+            written = _unbroken(x.text) if form != "untitled" else ""
             groups.setdefault(form, {}).setdefault(written, []).append(x)
         out = []
         for form, wordings in groups.items():
             for written, xs in wordings.items():
-                text = written or "".join(xs[0].text.split())
+                text = written or _unbroken(xs[0].text)
                 ref = xs[0].entries[0] if len(xs[0].entries) == 1 else None
                 named = form != "untitled"
                 spans = {x.siglum: (x.start, x.end) for x in xs}
