@@ -26,7 +26,9 @@ from edition.site import script_forms
 from edition.site.cache import SiteCache
 from edition.site.cjk import join_lines
 from edition.site.editor_notes import editor_html
-from edition.site.render import ENV, MACROS, TEMPLATES, episode_page, render_error, render_site, witness_page
+from edition.site.paths import episode_page, witness_page
+from edition.site.render import render_error, render_site
+from edition.site.templating import ENV, MACROS, TEMPLATES
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
