@@ -12,7 +12,7 @@ from typing import Any
 
 from .editor_notes import editor_html
 from .labels import KIND_LABELS, TAG_LABELS
-from .notes import editor_fact, note_kind, note_number
+from .notes import editor_fact, note_kind
 from .site_index import Site
 from .templating import MACROS, Renderer
 
@@ -25,10 +25,10 @@ def apparatus(renderer: Renderer, site: Site, notes: list[dict[str, Any]], place
     """A page's apparatus (``notes``) and its table of variant forms and missing commentary (``forms``),
     each rendered by the ``notes`` macro and cached, with their counts, and the keys' digests;
     ``place(note)`` gives the link back to where the note stands (``{"href", "label"}``)."""
-    keys, out = [], {}
+    keys, out, numbers = [], {}, site.numbers(notes)
     for name, forms in (("notes", False), ("forms", True)):
         listed = [
-            {**_listed(note, place(note)), "again": _places(place, site.again.get(note["id"], []))}
+            {**_listed(note, numbers[note["id"]], place(note)), "again": _places(place, site.again.get(note["id"], []))}
             for note in site.listed(notes, forms)
         ]
         key, out[name] = renderer.fragment(name, listed, functools.partial(_notes_html, listed, name))
@@ -58,14 +58,14 @@ def _sides(note: dict[str, Any]) -> tuple[list[str], int]:
     return sides, min(2, len(sides))
 
 
-def _listed(note: dict[str, Any], place: dict[str, Any]) -> dict[str, Any]:
+def _listed(note: dict[str, Any], number: str, place: dict[str, Any]) -> dict[str, Any]:
     """The data of one note in an apparatus list (the ``notes`` macro)."""
     kind = note_kind(note)
     sides, need = _sides(note)
     lemma = note["lemma"]
     data = {
         "id": note["id"],
-        "no": note_number(note["id"]),
+        "no": number,
         "type": note["type"],
         "kind": kind,
         "label": KIND_LABELS.get(kind, kind),

@@ -18,11 +18,12 @@ def render_conventions(renderer: Renderer, site: Site) -> str:
         {
             "id": f["id"],
             "declared": f["declared"],
+            # the family's scripts, once each: a member's title often names its script already (繁體本)
+            "scripts": list(dict.fromkeys(script_label(titles[m]["script"]) for m in f["members"])),
             "members": [
                 {
                     "siglum": m,
                     "title": titles[m]["title"],
-                    "script": script_label(titles[m]["script"]),
                     "href": site.witness_url(m, 1),
                     "base": m == f["base"],
                 }

@@ -38,7 +38,7 @@ def _episode(renderer: Renderer, site: Site, ep: dict[str, Any], k: int) -> tupl
             amount[s] += sum(chars(x["text"]) for x in segs)
     sigla = [s for s in amount if amount[s]]
     notes = site.by_episode[ep["id"]]
-    spans = note_spans(notes, site.order, site.first)
+    spans = note_spans(notes, site.order, site.first, site.numbers(notes))
     starts = {s: [n[0] for n in v] for s, v in spans.items()}
 
     def inside(s: str, seg: dict[str, Any]) -> list[list]:

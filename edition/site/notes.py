@@ -4,7 +4,6 @@ notes only say again what an earlier one on the same page says (下同).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -12,7 +11,7 @@ from typing import Any
 # the apparatus says what changes the text; they stay notes in the export, and marked in the text.
 FORMS = ("orthographic", "commentary")
 
-Span = tuple[int, int, str, str, int]  # (start, end, note id, kind, order) of a note in one witness's text
+Span = tuple[int, int, str, str, int, str]  # (start, end, note id, kind, order, number on its page) in one text
 
 
 def note_kind(note: dict[str, Any]) -> str:
@@ -23,11 +22,6 @@ def note_kind(note: dict[str, Any]) -> str:
     return "commentary" if note["label"] == "注文" else note["class"]
 
 
-def note_number(note_id: str) -> str:
-    """The number a note is shown with (``n12`` → ``12``): its id, never a count, so filters never renumber."""
-    return note_id[1:] if re.fullmatch(r"n\d+", note_id) else note_id
-
-
 def editor_fact(note: dict[str, Any]) -> bool:
     """An editor's fact (``facts:``): its readings mark each witness's words, the first of them its lemma, so
     the lemma is neither marked again nor shown before the note."""
@@ -35,22 +29,27 @@ def editor_fact(note: dict[str, Any]) -> bool:
 
 
 def note_spans(
-    notes: list[dict[str, Any]], order: dict[str, int], first: dict[str, str], lemma_only: bool = False
+    notes: list[dict[str, Any]],
+    order: dict[str, int],
+    first: dict[str, str],
+    numbers: dict[str, str],
+    lemma_only: bool = False,
 ) -> dict[str, list[Span]]:
-    """Per witness, every (start, end, note id, kind, order) that notes mark in its text, sorted by start:
+    """Per witness, every (start, end, note id, kind, order, number) that notes mark in its text, sorted by start:
     the lemma (not a lacuna's, which is the whole text the copy lacks) and every reading's place. A
     difference stated once for its page (``first``, see ``series``) marks each place with that note.
     ``lemma_only``: the lemmas alone (a witness page marks only its own text)."""
     spans: dict[str, list[Span]] = {}
     for note in notes:
         kind, k, nid = note_kind(note), order[note["id"]], first.get(note["id"], note["id"])
+        no = numbers[nid]
         lemma = note["lemma"]
         if lemma and note["type"] != "lacuna" and (lemma_only or not editor_fact(note)):
-            spans.setdefault(lemma["siglum"], []).append((lemma["start"], lemma["end"], nid, kind, k))
+            spans.setdefault(lemma["siglum"], []).append((lemma["start"], lemma["end"], nid, kind, k, no))
         if not lemma_only:
             for reading in note["readings"]:
                 for siglum, (start, end) in sorted(reading["spans"].items()):
-                    spans.setdefault(siglum, []).append((start, end, nid, kind, k))
+                    spans.setdefault(siglum, []).append((start, end, nid, kind, k, no))
     return {s: sorted(v) for s, v in spans.items()}
 
 

@@ -51,6 +51,13 @@ class Site:
         commentary (``FORMS``): all but those that say again what an earlier one says (下同)."""
         return [n for n in notes if n["id"] not in self.first and (note_kind(n) in FORMS) == forms]
 
+    def numbers(self, notes: list[dict[str, Any]]) -> dict[str, str]:
+        """The number each listed note of a page is shown with: 1, 2, … through its apparatus, then on through
+        its table of variant forms, so a page's apparatus starts at 1 whatever other pages hold. Fixed when the
+        page is built: the reader's filters hide notes but never renumber them (links go by id, ``#n12``)."""
+        listed = [*self.listed(notes), *self.listed(notes, forms=True)]
+        return {n["id"]: str(k) for k, n in enumerate(listed, 1)}
+
     def witness_url(self, siglum: str, depth: int) -> str:
         return url(witness_page(siglum, self.index[siglum]), depth)
 

@@ -11,14 +11,13 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from .notes import note_number
 from .script_forms import ScriptForms
 
 
 def piece(forms: ScriptForms, text: str, covering: Sequence[Sequence[Any]] = (), br: bool = False) -> dict[str, Any]:
     """A piece of witness text for the ``pieces`` macro: its Traditional and Simplified forms (None when
     both are the text itself), whether a line break comes before it, and the notes over it (``[start,
-    end, id, kind, order]``): the innermost (then first) one it links to, all their ids and kinds.
+    end, id, kind, order, number]``): the innermost (then first) one it links to, all their ids and kinds.
     A gap (an omission's place) is an empty piece under a note."""
     t, s = forms.forms(text)
     out = {"text": text, "t": t, "s": s, "br": br, "note": None, "notes": "", "classes": "", "gap": False}
@@ -27,7 +26,7 @@ def piece(forms: ScriptForms, text: str, covering: Sequence[Sequence[Any]] = (),
     if covering:
         inner = min(covering, key=lambda n: (n[1] - n[0], n[4]))
         out["note"] = inner[2]
-        out["number"] = note_number(inner[2])
+        out["number"] = inner[5]
         out["notes"] = " ".join(n[2] for n in sorted(covering, key=lambda n: n[4]))
         out["classes"] = " ".join(f"v-{c}" for c in sorted({n[3] for n in covering}))
         out["gap"] = not text
@@ -58,7 +57,7 @@ def lines(forms: ScriptForms, text: str, spans: Sequence[list] = ()) -> list[dic
 def _segment(forms: ScriptForms, text: str, spans: list[list]) -> list[dict[str, Any]]:
     """A line split at every note boundary inside it; a zero-width span becomes a caret at its place.
 
-    ``spans`` are the notes' ``[start, end, id, kind, order]`` inside the line, relative to its start."""
+    ``spans`` are the notes' ``[start, end, id, kind, order, number]`` inside the line, relative to its start."""
     cuts = sorted({0, len(text), *(n[0] for n in spans), *(n[1] for n in spans)})
     out = []
     for a, b in itertools.pairwise([*cuts, None]):

@@ -43,7 +43,8 @@ def render_witness(renderer: Renderer, site: Site, w: dict[str, Any], index: int
     ]
     family = site.families[w["family"]]
     members = [{"siglum": m, "href": site.witness_url(m, 2), "base": m == family["base"]} for m in family["members"]]
-    spans = [list(x) for x in note_spans(notes, site.order, site.first, lemma_only=True).get(s, [])]
+    marked = note_spans(notes, site.order, site.first, site.numbers(notes), lemma_only=True)
+    spans = [list(x) for x in marked.get(s, [])]
 
     def place(note: dict[str, Any]) -> dict[str, Any]:
         lemma = note["lemma"]
