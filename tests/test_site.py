@@ -17,7 +17,7 @@ import yaml
 from markupsafe import Markup
 from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files
 
 from edition.engine.convert import to_simplified, to_traditional
 from edition.engine.export import to_dict
@@ -27,6 +27,7 @@ from edition.site import script_forms
 from edition.site.cache import SiteCache
 from edition.site.cjk import join_lines
 from edition.site.editor_notes import ATTRIBUTES, SCHEMES, TAGS, editor_html
+from edition.site.error import LastGoodSite
 from edition.site.paths import episode_page, witness_page
 from edition.site.render import render_error, render_site
 from edition.site.templating import ENV, MACROS, TEMPLATES
@@ -825,27 +826,65 @@ def test_bad_input_fails_the_build_naming_the_file(tmp_path):
     assert "catalogue.yaml" in result.stderr and "Traceback" not in result.stderr
 
 
+class Served:
+    """The hook as `mkdocs serve` drives it, in this process: each build's files, its nav and its pages' Markdown."""
+
+    def __init__(self, monkeypatch, seeds: Path):
+        monkeypatch.setenv("EDITION_SEEDS", str(seeds))
+
+    def build(self) -> dict[str, str | bytes]:
+        self.config = config = load_config(str(ROOT / "mkdocs.yml"))
+        config.plugins.on_startup(command="serve", dirty=False)  # the hook module is shared by the process
+        try:
+            docs = Files([File(p.relative_to(ROOT / "docs").as_posix(), str(ROOT / "docs"), "/tmp/x", True)
+                          for p in (ROOT / "docs").glob("*.md")])  # fmt: skip
+            files = config.plugins.on_files(docs, config=config)
+            return {f.src_uri: f.content_string if f.generated_by else "" for f in files}
+        finally:
+            config.plugins.on_startup(command="build", dirty=False)
+
+    def markdown(self, path: str, text: str = "本文。") -> str:
+        """A page's Markdown as the hook hands it on (``text``: the page's own)."""
+        page = type("Page", (), {"file": type("F", (), {"src_uri": path})()})()
+        return self.config.plugins.on_page_markdown(text, page=page, config=self.config, files=None)
+
+
 def test_serve_shows_the_error_and_recovers(tmp_path, monkeypatch):
     """Under `mkdocs serve` bad input becomes pages naming the file; the next good save gives the edition back."""
     seeds = tmp_path / "seeds"
     seeds.mkdir()
     (seeds / "a.txt").write_text("李世民下令班師。", encoding="utf-8")
     (seeds / "catalogue.yaml").write_text("witnesses: [\n", encoding="utf-8")
-    monkeypatch.setenv("EDITION_SEEDS", str(seeds))
-
-    def files(command: str) -> dict[str, str]:
-        config = load_config(str(ROOT / "mkdocs.yml"))
-        config.plugins.on_startup(command=command, dirty=False)  # the hook module is shared by the process
-        try:
-            return {f.src_uri: f.content_string for f in config.plugins.on_files(Files([]), config=config)}
-        finally:
-            config.plugins.on_startup(command="build", dirty=False)
-
+    serve = Served(monkeypatch, seeds)
+    monkeypatch.setattr("hooks.edition_hook._last_good", LastGoodSite(), raising=False)
+    config = load_config(str(ROOT / "mkdocs.yml"))
     with pytest.raises(PluginError, match=r"catalogue\.yaml"):
-        files("build")
-    broken = files("serve")
-    assert episode_page("anshi-dialogue") in broken and "edition.json" not in broken
-    assert all("catalogue.yaml" in content for content in broken.values())
+        config.plugins.on_files(Files([]), config=config)
+
+    # broken from the start: a stand-in of its own for every page the nav lists and docs/ lacks, no downloads
+    broken = serve.build()
+    listed = ["overview.md", "conventions.md", episode_page("anshi-dialogue"), "witnesses/A.md", "register.md"]
+    assert set(listed) <= set(broken) and "edition.json" not in broken
+    assert all("catalogue.yaml" in broken[p] and 'title: "' in broken[p] for p in listed)
+    assert 'title: "anshi-dialogue（無法生成）"' in broken[episode_page("anshi-dialogue")]
+    assert serve.config.extra["edition_downloads"] is False  # overrides/main.html links to none
+    assert "catalogue.yaml" in serve.markdown("index.md") and "catalogue.yaml" in serve.markdown("method.md")
+    assert serve.markdown("overview.md", broken["overview.md"]) == broken["overview.md"]  # said once
+
     (seeds / "catalogue.yaml").unlink()
-    fixed = files("serve")
-    assert "edition.json" in fixed and "catalogue.yaml" not in fixed[episode_page("withdrawal")]
+    good, nav = serve.build(), serve.config.nav
+    assert "edition.json" in good and "catalogue.yaml" not in good[episode_page("withdrawal")]
+    assert serve.markdown("index.md") == "本文。"
+
+    # broken after a good build: the last good pages and downloads, each page marked, the error on every page
+    (seeds / "editorial.yaml").write_text('notes:\n  - {witness: A, at: "李世民, text: 按}\n', encoding="utf-8")
+    stale = serve.build()
+    assert {p: stale[p] for p in good} == good  # every page and download the nav or a link may ask for
+    assert serve.config.nav == nav  # and the nav lists them as the good build did
+    for path in ("index.md", "method.md", "overview.md", "conventions.md", "register.md", episode_page("withdrawal")):
+        shown = serve.markdown(path)
+        assert "editorial.yaml, line 2" in shown and shown.endswith("本文。"), path
+        assert ("上次成功生成" in shown) == bool(good.get(path)), path  # a generated page is the last good one
+    (seeds / "editorial.yaml").unlink()
+    serve.build()
+    assert serve.markdown("index.md") == "本文。"
