@@ -690,6 +690,8 @@ def test_conventions_signs_on_one_line_and_the_script_said_once(page, base_url):
     )
     assert signs.evaluate_all(lines) == [1] * 9  # 文字 no longer wraps a character a line
     assert page.locator(".ed-kinds-table th[scope=row]").evaluate_all(lines) == [1] * 9
+    heads = page.locator(".ed-kinds-table th[scope=col], table.ed-families th, table.ed-families td:nth-child(n+3)")
+    assert set(heads.evaluate_all(lines)) == {1}  # 本系, 字體, 條數, 繁體, 程式發現
     families = page.locator("table.ed-families").inner_text()
     assert "（繁體本）（繁體）" not in families and "長篇歷史小說（繁體本）" in families
     shot(page, "conventions-kinds")
