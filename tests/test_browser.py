@@ -632,6 +632,8 @@ def test_rows_where_at_least_n_witnesses_speak(page, base_url, export):
     page.select_option("select[data-speak]", "3")
     assert shown() == expected_rows(export, "anshi-dialogue", everyone, 3)
     assert any(shown()) and not all(shown())
+    squares = page.evaluate("[...document.querySelectorAll('.ed-strip a')].map(a => !a.hidden)")
+    assert squares == shown()  # the strip over the table shows the same rows
     page.select_option("select[data-speak]", "all")
     assert shown() == expected_rows(export, "anshi-dialogue", everyone, 5)
     for w in "CDE":  # all of the witnesses shown: A and B

@@ -112,7 +112,11 @@
     for (var start = 0; start < rows.length;) {
       var end = ends[start], on = false;
       for (var k = start; k < end; k++) { end = Math.max(end, ends[k]); on = on || counts[k] >= need; }
-      for (k = start; k < end; k++) rows[k].hidden = !on;
+      for (k = start; k < end; k++) {
+        rows[k].hidden = !on;
+        var square = document.querySelector('.ed-strip a[href="#' + rows[k].id + '"]');
+        if (square) square.hidden = !on;  // the strip above the table lists the rows that are there
+      }
       start = end;
     }
   }
