@@ -85,13 +85,13 @@ def _pages(config, files: Files) -> tuple[dict[str, str], dict[str, str | bytes]
 
 
 def _nav_paths(nav: list) -> list[str]:
-    """Every page the nav names."""
+    """Every page the nav names (not its links to other sites)."""
     out = []
     for item in nav:
         value = next(iter(item.values())) if isinstance(item, dict) else item
         if isinstance(value, list):
             out += _nav_paths(value)
-        elif isinstance(value, str):
+        elif isinstance(value, str) and value.endswith(".md"):
             out.append(value)
     return out
 
