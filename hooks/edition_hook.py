@@ -11,9 +11,10 @@ Every data file is read again on every build; the cache (kept for the life of th
 across the rebuilds of ``mkdocs serve``) is keyed by content and never serves stale results.
 
 Bad input (``EditionError``): ``mkdocs build`` fails with one message naming the file; under
-``mkdocs serve`` every generated page shows that message instead, because MkDocs' live-reload
-server keeps serving the last good site when a rebuild raises ("the server will appear stuck"),
-and the next good save rebuilds the edition.
+``mkdocs serve`` the build goes on with the last good build's pages and downloads, every page
+showing the message above its text (``edition.site.error.LastGoodSite``), because MkDocs'
+live-reload server keeps serving the last good site when a rebuild raises ("the server will
+appear stuck"), and the next good save rebuilds the edition.
 """
 
 from __future__ import annotations
@@ -34,11 +35,13 @@ from edition.engine.resources import data_folders, load_resources
 from edition.errors import EditionError
 from edition.interchange import published
 from edition.site.cache import SiteCache
-from edition.site.render import render_error, render_site
+from edition.site.error import LastGoodSite
+from edition.site.render import render_site
 
 log = logging.getLogger("mkdocs.plugins.edition")
 _state = {"command": "build"}  # set once per process
 _cache = SiteCache()  # keyed by content: survives rebuilds on purpose
+_last_good = LastGoodSite()  # what `serve` shows while the input is broken
 GENERATED = ("episodes/", "witnesses/")  # nav sections this hook fills
 
 
@@ -50,9 +53,9 @@ def _project(config) -> Path:
     return Path(config.config_file_path).parent
 
 
-def _pages(config) -> tuple[dict[str, str], dict[str, str | bytes]]:
-    """Generated pages and the downloads: the export JSON, the TEI and the schema (none when the input is broken
-    under `serve`)."""
+def _pages(config, files: Files) -> tuple[dict[str, str], dict[str, str | bytes]]:
+    """Generated pages and the downloads: the export JSON, the TEI and the schema (the last good build's when the
+    input is broken under `serve`)."""
     project = _project(config)
     seeds = project / os.environ.get("EDITION_SEEDS", "seeds")
     try:
@@ -62,7 +65,8 @@ def _pages(config) -> tuple[dict[str, str], dict[str, str | bytes]]:
         if _state["command"] != "serve":
             raise PluginError(f"edition: {err}") from err
         log.error("edition: %s", err)
-        return render_error(str(err), ["overview.md", *_nav_paths(config.nav or [])]), {}
+        listed = [p for p in _nav_paths(config.nav or []) if files.get_file_from_path(p) is None]
+        return _last_good.broken(str(err), listed)
     for warning in edition.warnings:
         log.warning("edition: %s", warning)
     for stage, seconds in edition.timings.items():
@@ -76,17 +80,19 @@ def _pages(config) -> tuple[dict[str, str], dict[str, str | bytes]]:
     # the TEI takes seconds on a large edition: made again only when the export or a text has changed
     site = (config.site_name, config.site_url)
     key = ("published", digest(data), *(digest(t) for t in texts.values()), *site)
-    return pages, {"edition.json": data, **_cache.get(key, partial(published, export, texts, *site))}
+    downloads = {"edition.json": data, **_cache.get(key, partial(published, export, texts, *site))}
+    _last_good.good(pages, downloads)
+    return pages, downloads
 
 
 def _nav_paths(nav: list) -> list[str]:
-    """The generated pages the nav names (stand-ins for them carry the error under `serve`)."""
+    """Every page the nav names (not its links to other sites)."""
     out = []
     for item in nav:
         value = next(iter(item.values())) if isinstance(item, dict) else item
         if isinstance(value, list):
             out += _nav_paths(value)
-        elif isinstance(value, str) and value.startswith(GENERATED):
+        elif isinstance(value, str) and value.endswith(".md"):
             out.append(value)
     return out
 
@@ -111,11 +117,17 @@ def _sync_nav(nav: list, paths: list[str]) -> list:
 
 def on_files(files: Files, config) -> Files:
     try:
-        pages, downloads = _pages(config)
+        pages, downloads = _pages(config, files)
     finally:
         _cache.end_build()
     for path, content in {**pages, **downloads}.items():
         files.append(File.generated(config, path, content=content))
     if config.nav:
         config.nav = _sync_nav(config.nav, list(pages))
+    config.extra["edition_downloads"] = bool(downloads)  # none yet: overrides/main.html shows no links to them
     return files
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    """While the input is broken (`serve`), every page says so above its text."""
+    return _last_good.with_error(markdown, page.file.src_uri)

@@ -181,14 +181,12 @@ def test_hiding_a_kind_never_renumbers_the_notes(page, base_url, export):
     page.goto(base_url + EPISODE)
     before = note_numbers(page)
     marks = page.evaluate("[...document.querySelectorAll('mark.v > a')].map(a => a.title)")
-    assert before and all(no == nid[1:] for nid, no in before.items())
+    assert list(before.values()) == [str(k) for k in range(1, len(before) + 1)]  # 1, 2, … on this page
     kind = page.evaluate("document.querySelector('li.ed-note').dataset.kind")
     page.uncheck(f'input[data-kind="{kind}"]')
     assert page.locator(f'li.ed-note[data-kind="{kind}"]:visible').count() == 0
     assert note_numbers(page) == before
     assert page.evaluate("[...document.querySelectorAll('mark.v > a')].map(a => a.title)") == marks
-    visible = page.evaluate("[...document.querySelectorAll('li.ed-note')].filter(li => !li.hidden).map(li => li.id)")
-    assert all(before[n] == n[1:] for n in visible)
     page.locator("#notes").scroll_into_view_if_needed()
     shot(page, "anshi-dialogue-notes-one-kind-hidden")
 
@@ -245,10 +243,16 @@ def test_a_mark_opens_all_its_notes_beside_it(page, base_url):
     for nid in ids:
         assert pop.locator(f'.ed-no a[href="#{nid}"]').count() == 1
     assert page.url == url and page.evaluate("scrollY") == y  # the table stays where it was
-    link, card = box(mark.locator("a")), pop.bounding_box()
-    anchor = mark.locator("a").bounding_box()
-    assert 0 <= card["y"] - (anchor["y"] + link["h"]) < 40  # right under the mark
-    assert card["x"] >= 0 and card["x"] + card["width"] <= page.viewport_size["width"]
+    card, viewport = pop.bounding_box(), page.viewport_size
+    row = mark.evaluate("m => { const r = m.closest('tr').getBoundingClientRect(); return [r.top, r.bottom]; }")
+    cell = mark.evaluate("m => { const r = m.closest('td').getBoundingClientRect(); return [r.top, r.bottom]; }")
+    # beside the text it annotates: the row (on a phone, whose rows stack their witnesses, at least the cell)
+    covered = row if viewport["width"] > 600 else cell
+    assert card["y"] >= covered[1] or card["y"] + card["height"] <= covered[0], (card, covered)
+    gap = [min(abs(card["y"] - b[1]), abs(card["y"] + card["height"] - b[0])) for b in (row, cell)]
+    assert min(gap) < 20, gap  # right under (or over) it
+    assert card["y"] >= 0 and card["y"] + card["height"] <= viewport["height"]  # on screen
+    assert card["x"] >= 0 and card["x"] + card["width"] <= viewport["width"]
     shot(page, "anshi-dialogue-note-in-place")
     page.keyboard.press("Escape")
     assert pop.is_hidden()
@@ -393,7 +397,7 @@ def test_tap_targets_are_at_least_24_px(page, base_url):
     for path in (EPISODE, "episodes/withdrawal/", "witnesses/B/", "overview/"):
         page.goto(base_url + path)
         targets = page.locator(
-            ".ed-rowno a, .ed-cite, mark.v-gap > a, mark.v-short > a, .ed-controls label, .ed-strip a, .ed-pager a, "
+            ".ed-rowno a, .ed-cite, .ed-controls label, .ed-strip a, .ed-pager a, "
             ".ed-moved-link, .ed-ref, .ed-heat td a, a.ed-lacuna, .ed-back"
         )
         assert targets.count() > 0
@@ -403,6 +407,32 @@ def test_tap_targets_are_at_least_24_px(page, base_url):
         )
         small += [(path, *s) for s in sizes if s[2] < 24 or s[3] < 24]
     assert small == []
+
+
+def test_one_character_marks_leave_no_gap_yet_are_24_px_targets(page, base_url):
+    """A one-character mark (前去佈置's 佈, 一週's 週) is as wide as its glyph, so the running text has no gap
+    even with 異體 hidden; its tap target is a 24 × 24 px box around it, outside the flow."""
+    page.goto(base_url + EPISODE)
+    marks = page.locator("mark.v-short > a, mark.v-gap > a")
+    assert marks.count() > 10
+    found = marks.evaluate_all(
+        """els => els.filter(el => el.offsetParent && el.getClientRects().length === 1).map(el => {
+             el.scrollIntoView({block: "center"});
+             const r = el.getBoundingClientRect(), after = getComputedStyle(el, "::after");
+             const size = parseFloat(getComputedStyle(el).fontSize);
+             const hits = [[0, -11], [0, 11], [-11, 0], [11, 0]].map(([dx, dy]) =>
+               document.elementFromPoint(r.left + r.width / 2 + dx, r.top + r.height / 2 + dy));
+             return {text: el.textContent, w: r.width, size, tw: parseFloat(after.width), th: parseFloat(after.height),
+                     hit: hits.every(h => h && h.closest("mark.v > a"))};
+           })"""
+    )
+    assert found
+    for m in found:
+        assert m["w"] <= m["size"] * 1.05, m  # no wider than one character
+        assert m["tw"] >= 24 and m["th"] >= 24, m
+    assert sum(m["hit"] for m in found) >= 0.8 * len(found), found  # taps 11 px off the centre still hit a mark
+    page.locator('td[data-w="A"]:has(mark.v-short)').first.scroll_into_view_if_needed()
+    shot(page, "anshi-dialogue-short-marks")
 
 
 # --- search ----------------------------------------------------------------------------------------------------
@@ -535,3 +565,160 @@ def test_controls_work_from_the_keyboard(desktop, base_url):
     assert desktop.evaluate("document.activeElement.classList.contains('ed-cite')")
     desktop.keyboard.press("Enter")
     assert "第 3 行" in desktop.locator(".ed-live").inner_text()
+
+
+# --- phones: absent witnesses, rows by how many speak ------------------------------------------------------------
+
+
+def speakers(export, episode: str) -> list[set[str]]:
+    """Per row of an episode, the witnesses with text in it (a cell spanning rows speaks in each)."""
+    ep = next(e for e in export["episodes"] if e["id"] == episode)
+    out = [set() for _ in ep["rows"]]
+    for i, row in enumerate(ep["rows"]):
+        for s, segs in row["cells"].items():
+            if segs:
+                for k in range(i, min(len(out), i + row.get("span", {}).get(s, 1))):
+                    out[k].add(s)
+    return out
+
+
+def test_absent_witnesses_of_a_row_share_one_line(page, base_url, export):
+    page.goto(base_url + EPISODE)
+    rows = speakers(export, "anshi-dialogue")
+    k = next(i for i, s in enumerate(rows) if len(s) == 2)  # A and B alone: C, D and E lack it
+    row = page.locator(f"#r{k + 1}")
+    phone = page.viewport_size["width"] < 600
+    assert row.locator("td.ed-empty:visible").count() == (0 if phone else 3)
+    absent = row.locator("td.ed-absent")
+    assert absent.is_visible() == phone
+    if phone:
+        assert absent.inner_text().split() == ["C", "D", "E", "無此文"]
+        number = row.locator("th.ed-rowno").bounding_box()
+        assert abs(absent.bounding_box()["y"] - number["y"]) < 10  # on the line of the row's number
+        page.uncheck('input[data-witness="D"]')
+        assert absent.inner_text().split() == ["C", "E", "無此文"]
+        for w in "CE":
+            page.uncheck(f'input[data-witness="{w}"]')
+        assert not absent.is_visible()  # nothing left to say
+        height = page.evaluate("document.documentElement.scrollHeight")
+        assert height < 11_000, height  # 14,709 px when each absent witness took a hatched line
+    row.scroll_into_view_if_needed()
+    shot(page, "anshi-dialogue-absent")
+
+
+def expected_rows(export, episode: str, shown: set[str], need: int) -> list[bool]:
+    """Which rows the filter keeps: those where at least ``need`` shown witnesses have text, each with the rows a
+    spanning cell ties it to (shown or hidden together, or the table would tear)."""
+    ep = next(e for e in export["episodes"] if e["id"] == episode)
+    counts = [len(s & shown) for s in speakers(export, episode)]
+    ends = [max([i + 1, *(i + n for n in row.get("span", {}).values())]) for i, row in enumerate(ep["rows"])]
+    out, start = [False] * len(counts), 0
+    while start < len(counts):
+        end, k = ends[start], start
+        while k < end:
+            end = max(end, ends[k])
+            k += 1
+        on = any(c >= need for c in counts[start:end])
+        out[start:end] = [on] * (end - start)
+        start = end
+    return out
+
+
+def test_rows_where_at_least_n_witnesses_speak(page, base_url, export):
+    page.goto(base_url + EPISODE)
+    shown = lambda: page.evaluate("[...document.querySelectorAll('.ed-parallel tbody tr')].map(tr => !tr.hidden)")  # noqa: E731
+    everyone = set("ABCDE")
+    assert all(shown())
+    page.select_option("select[data-speak]", "3")
+    assert shown() == expected_rows(export, "anshi-dialogue", everyone, 3)
+    assert any(shown()) and not all(shown())
+    squares = page.evaluate("[...document.querySelectorAll('.ed-strip a')].map(a => !a.hidden)")
+    assert squares == shown()  # the strip over the table shows the same rows
+    page.select_option("select[data-speak]", "all")
+    assert shown() == expected_rows(export, "anshi-dialogue", everyone, 5)
+    for w in "CDE":  # all of the witnesses shown: A and B
+        page.uncheck(f'input[data-witness="{w}"]')
+    assert shown() == expected_rows(export, "anshi-dialogue", {"A", "B"}, 2)
+    assert any(shown())
+    shot(page, "anshi-dialogue-rows-A-B-both-speak")
+    page.goto(base_url + "episodes/withdrawal/")  # the choice is kept across pages, like the others
+    assert page.input_value("select[data-speak]") == "all"
+    page.select_option("select[data-speak]", "0")
+    assert all(shown())
+
+
+# --- citation feedback, numbering, layout ------------------------------------------------------------------------
+
+
+def test_citation_feedback_shows_where_the_reader_clicked(page, base_url):
+    page.goto(base_url + EPISODE)
+    live = page.locator(".ed-live")
+    assert live.count() == 1 and live.get_attribute("role") == "status"  # there before anything is said in it
+    assert live.get_attribute("aria-live") == "polite"
+    button = page.locator("#r12 .ed-cite")
+    button.scroll_into_view_if_needed()
+    button.click()
+    assert live.is_visible() and live.inner_text().startswith("已複製引文：《安市班師 · 校本》，安市對話，第 12 行")
+    where, said = button.bounding_box(), live.bounding_box()
+    assert 0 <= said["y"] - (where["y"] + where["height"]) < 20  # right under the button
+    assert said["x"] >= 0 and said["x"] + said["width"] <= page.viewport_size["width"]
+    assert said["y"] + said["height"] <= page.viewport_size["height"]  # on screen, not below the footer
+    colours = live.evaluate("el => [getComputedStyle(el).color, getComputedStyle(el).backgroundColor]")
+    assert colours == ["rgb(255, 255, 255)", "rgb(62, 39, 35)"]  # styled: the .md-typeset scope never matched it
+    shot(page, "anshi-dialogue-citation-said")
+
+
+def test_notes_are_numbered_per_page(page, base_url):
+    for path in (EPISODE, "episodes/rite/", "witnesses/A/"):
+        page.goto(base_url + path)
+        numbers = note_numbers(page)
+        assert list(numbers.values()) == [str(k) for k in range(1, len(numbers) + 1)], path
+        apparatus = page.locator("#notes + ol.ed-notes .ed-no")
+        if apparatus.count():
+            assert apparatus.first.inner_text() == "1", path  # the apparatus starts at 1 (祭奠's started at 39)
+        titles = page.evaluate(
+            "[...document.querySelectorAll('mark.v > a')].map(a => [a.title, a.getAttribute('href').slice(1)])"
+        )
+        assert all(title == f"校記 {numbers[nid]}" for title, nid in titles), path
+
+
+def test_conventions_signs_on_one_line_and_the_script_said_once(page, base_url):
+    page.goto(base_url + "conventions/")
+    signs = page.locator(".ed-kinds-table td.ed-sign .ed-sample")
+    assert signs.count() == 9
+    lines = (  # how many lines an element's text takes
+        "els => els.map(el => { const r = document.createRange(); r.selectNodeContents(el);"
+        " return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; })"
+    )
+    assert signs.evaluate_all(lines) == [1] * 9  # 文字 no longer wraps a character a line
+    assert page.locator(".ed-kinds-table th[scope=row]").evaluate_all(lines) == [1] * 9
+    heads = page.locator(".ed-kinds-table th[scope=col], table.ed-families th, table.ed-families td:nth-child(n+3)")
+    assert set(heads.evaluate_all(lines)) == {1}  # 本系, 字體, 條數, 繁體, 程式發現
+    families = page.locator("table.ed-families").inner_text()
+    assert "（繁體本）（繁體）" not in families and "長篇歷史小說（繁體本）" in families
+    shot(page, "conventions-kinds")
+
+
+def test_back_to_top_stays_off_the_sticky_header(page, base_url):
+    page.goto(base_url + EPISODE + "#r30")
+    page.mouse.wheel(0, -400)  # Material shows the button when the reader scrolls up
+    button = page.locator(".md-top")
+    button.wait_for(state="visible")
+    page.wait_for_function("!document.querySelector('.md-top').classList.contains('md-top--hidden')")
+    page.wait_for_timeout(400)  # its transition
+    top = button.bounding_box()
+    header = page.locator(".md-header").bounding_box()
+    assert top["y"] > header["y"] + header["height"]
+    if page.viewport_size["width"] > 600:
+        head = page.locator('.ed-parallel thead th[data-w="A"]').bounding_box()
+        assert top["y"] > head["y"] + head["height"]  # nor over the column heads that stick under it
+    assert top["y"] + top["height"] <= page.viewport_size["height"]
+    shot(page, "anshi-dialogue-back-to-top")
+
+
+def test_print_does_not_ask_for_a_tick(desktop, base_url):
+    desktop.goto(base_url + EPISODE)
+    note = desktop.locator(".ed-forms-note")
+    assert "勾選" in note.inner_text()
+    desktop.emulate_media(media="print")
+    assert "勾選" not in note.inner_text() and note.is_visible()

@@ -327,10 +327,12 @@ EPISODE = "episodes:\n  - id: x\n    title: X\n    cues: [城主]\n"
     [
         ("catalogue.yaml", "witnesses:\n  - file: a.txt\n   siglum: [X\n", 3),
         ("catalogue.yaml", "witnesses:\n  - file: a.txt\n\ttitle: T\n", 3),
-        ("episodes.yaml", "episodes:\n  - id: x\n    title: X\n    cues: [城主\n  - id: y\n", 5),
-        ("episodes.yaml", "episodes:\n  - id: x\n    title: 'X\n", 4),
+        ("episodes.yaml", "episodes:\n  - id: x\n    title: X\n    cues: [城主\n  - id: y\n", 4),
+        ("episodes.yaml", "episodes:\n  - id: x\n    title: 'X\n", 3),
+        # a quote left open runs on to the next quote, here in a comment far below: the line of the mistake
+        ("register.yaml", 'persons:\n  - id: a\n    name: "甲\n    aliases: [甲]\n' + "# x\n" * 50 + '# "q" a: b\n', 3),
     ],
-    ids=["catalogue-indent", "catalogue-tab", "episodes-bracket", "episodes-quote"],
+    ids=["catalogue-indent", "catalogue-tab", "episodes-bracket", "episodes-quote", "register-quote"],
 )
 def test_malformed_yaml_names_the_file_and_line(tmp_path, data_file, text, line):
     msg = data_file_error(tmp_path, data_file, text)

@@ -1,6 +1,5 @@
 """The built site: `mkdocs build --strict` on the seeds and on made-up witnesses, checked in the HTML."""
 
-import hashlib
 import json
 import os
 import random
@@ -11,12 +10,14 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+import nh3
 import opencc
 import pytest
 import yaml
+from markupsafe import Markup
 from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files
 
 from edition.engine.convert import to_simplified, to_traditional
 from edition.engine.export import to_dict
@@ -25,8 +26,11 @@ from edition.engine.resources import data_folders, load_resources
 from edition.site import script_forms
 from edition.site.cache import SiteCache
 from edition.site.cjk import join_lines
-from edition.site.editor_notes import editor_html
-from edition.site.render import ENV, MACROS, TEMPLATES, episode_page, render_error, render_site, witness_page
+from edition.site.editor_notes import ATTRIBUTES, SCHEMES, TAGS, editor_html
+from edition.site.error import LastGoodSite
+from edition.site.paths import episode_page, witness_page
+from edition.site.render import render_error, render_site
+from edition.site.templating import ENV, MACROS, TEMPLATES
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
@@ -180,7 +184,7 @@ def test_notes_and_marks_link_to_existing_anchors(site, edition):
         assert [n for n, _, _ in listed] == [n["id"] for n in mine]
         apparatus, _, forms = html.partition('<h2 id="forms">')
         assert all(f'<li id="{n["id"]}"' in (forms if is_form(n) else apparatus) for n in mine)
-        assert all(no == n[1:] for n, no, _ in listed)  # numbered by id: filters never renumber
+        assert [no for _, no, _ in listed] == [str(k) for k in range(1, len(listed) + 1)]  # numbered per page
         assert [f"r{rows[n['row']][1]}" for n in mine] == [r for _, _, r in listed]
         assert all(r in ids for _, _, r in listed)
         marked = {n for group in re.findall(r'<mark class="v [^"]*" data-notes="([^"]+)"', html) for n in group.split()}
@@ -331,34 +335,28 @@ def test_nav_lists_the_new_pages(site):
         assert re.search(rf'href="{href}"[^>]*>\s*<span class="md-ellipsis">\s*{title}', html), title
 
 
-def test_rendering_is_deterministic(edition):
-    export, texts = edition
-    assert render_site(export, texts) == render_site(export, texts)
+def mkdocs_build_seeded(site: Path, seed: str) -> None:
+    """A build in a new interpreter whose str hashes (so set and dict orders) follow ``seed``."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONHASHSEED": seed}
+    cmd = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", str(site)]
+    subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True)
 
 
-RENDER_CHILD = """
-import hashlib, json, sys
-from edition.site.render import render_site
-data = json.loads(open(sys.argv[1], encoding="utf-8").read())
-pages = render_site(data["export"], data["texts"])
-print(json.dumps({path: hashlib.sha256(page.encode()).hexdigest() for path, page in pages.items()}))
-"""
+def tree_bytes(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def test_rendering_is_byte_identical_across_fresh_processes(edition, tmp_path):
-    """Two new interpreters with different hash seeds (set and dict orders) render the same bytes."""
-    export, texts = edition
-    data = tmp_path / "export.json"
-    data.write_text(json.dumps({"export": export, "texts": texts}, ensure_ascii=False), encoding="utf-8")
-    runs = []
+def test_the_site_is_byte_identical_across_fresh_processes(site, tmp_path):
+    """Two new interpreters with different hash seeds build the same bytes, file for file (pages, downloads,
+    search index), and the same as the module's build (a third process, its seed left random)."""
+    builds = []
     for seed in ("1", "2"):
-        env = {**os.environ, "PYTHONHASHSEED": seed}
-        cmd = [sys.executable, "-c", RENDER_CHILD, str(data)]
-        done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=True, timeout=120)
-        runs.append(json.loads(done.stdout))
-    here = {path: hashlib.sha256(page.encode()).hexdigest() for path, page in render_site(export, texts).items()}
-    assert runs[0] == runs[1] == here
-    assert len(here) == 4 + len(export["episodes"]) + len(export["witnesses"])
+        mkdocs_build_seeded(tmp_path / seed, seed)
+        builds.append(tree_bytes(tmp_path / seed))
+    assert builds[0].keys() == builds[1].keys() == tree_bytes(site).keys()
+    different = [path for path in builds[0] if not builds[0][path] == builds[1][path] == (site / path).read_bytes()]
+    assert different == []
+    assert {"edition.json", "overview/index.html", "search/search_index.json"} <= builds[0].keys()
 
 
 # --- templates and escaping -------------------------------------------------------------------------------------
@@ -385,10 +383,8 @@ def test_no_template_turns_escaping_off():
         p.read_text(encoding="utf-8") for p in (ROOT / "edition" / "site").glob("*.py") if p.name != "editor_notes.py"
     )
     assert not re.search(r"\bescape\(|\bMarkup\(|markupsafe|from html import|import html\b", code)
-    # the one exception: an editor's note, Markdown made HTML and sanitised by nh3 right before it is marked safe
-    notes = (ROOT / "edition" / "site" / "editor_notes.py").read_text(encoding="utf-8")
-    assert re.findall(r"Markup\((.*)\)", notes) == ['clean.strip().replace("\\r", "").replace("\\n", "&#10;")']
-    assert "clean = nh3.clean(" in notes
+    # the one exception, editor_notes.py: an editor's note, Markdown made HTML and sanitised by nh3 before it is
+    # marked safe; what that gives is asserted in test_editor_notes_are_sanitised
 
 
 def test_front_matter_title_is_escaped_yaml():
@@ -626,7 +622,11 @@ def test_editor_notes_are_sanitised():
         "[x](javascript:alert(1)) <img src=x onerror=alert(1)> <a href='javascript:alert(2)'>y</a>\n\n"
         '<div onclick=alert(3)>z</div>\n\n[ok](https://example.org/ "t") `code` *em*\n一行\n二行'
     )
-    html = str(editor_html(evil))
+    safe = editor_html(evil)
+    html = str(safe)
+    # what is marked safe is what the sanitiser keeps: sanitised again, it is the same but for its line breaks
+    again = nh3.clean(html, tags=TAGS, attributes=ATTRIBUTES, url_schemes=SCHEMES, link_rel="noopener noreferrer")
+    assert isinstance(safe, Markup) and again.replace("\n", "&#10;") == html
     assert 'href="javascript' not in html and "<img" not in html and "<div" not in html and "<script" not in html
     assert "&lt;img src=x onerror=alert(1)&gt;" in html  # an editor's raw HTML is shown as text
     assert '<a href="https://example.org/" title="t" rel="noopener noreferrer">ok</a>' in html
@@ -826,27 +826,65 @@ def test_bad_input_fails_the_build_naming_the_file(tmp_path):
     assert "catalogue.yaml" in result.stderr and "Traceback" not in result.stderr
 
 
+class Served:
+    """The hook as `mkdocs serve` drives it, in this process: each build's files, its nav and its pages' Markdown."""
+
+    def __init__(self, monkeypatch, seeds: Path):
+        monkeypatch.setenv("EDITION_SEEDS", str(seeds))
+
+    def build(self) -> dict[str, str | bytes]:
+        self.config = config = load_config(str(ROOT / "mkdocs.yml"))
+        config.plugins.on_startup(command="serve", dirty=False)  # the hook module is shared by the process
+        try:
+            docs = Files([File(p.relative_to(ROOT / "docs").as_posix(), str(ROOT / "docs"), "/tmp/x", True)
+                          for p in (ROOT / "docs").glob("*.md")])  # fmt: skip
+            files = config.plugins.on_files(docs, config=config)
+            return {f.src_uri: f.content_string if f.generated_by else "" for f in files}
+        finally:
+            config.plugins.on_startup(command="build", dirty=False)
+
+    def markdown(self, path: str, text: str = "本文。") -> str:
+        """A page's Markdown as the hook hands it on (``text``: the page's own)."""
+        page = type("Page", (), {"file": type("F", (), {"src_uri": path})()})()
+        return self.config.plugins.on_page_markdown(text, page=page, config=self.config, files=None)
+
+
 def test_serve_shows_the_error_and_recovers(tmp_path, monkeypatch):
     """Under `mkdocs serve` bad input becomes pages naming the file; the next good save gives the edition back."""
     seeds = tmp_path / "seeds"
     seeds.mkdir()
     (seeds / "a.txt").write_text("李世民下令班師。", encoding="utf-8")
     (seeds / "catalogue.yaml").write_text("witnesses: [\n", encoding="utf-8")
-    monkeypatch.setenv("EDITION_SEEDS", str(seeds))
-
-    def files(command: str) -> dict[str, str]:
-        config = load_config(str(ROOT / "mkdocs.yml"))
-        config.plugins.on_startup(command=command, dirty=False)  # the hook module is shared by the process
-        try:
-            return {f.src_uri: f.content_string for f in config.plugins.on_files(Files([]), config=config)}
-        finally:
-            config.plugins.on_startup(command="build", dirty=False)
-
+    serve = Served(monkeypatch, seeds)
+    monkeypatch.setattr("hooks.edition_hook._last_good", LastGoodSite(), raising=False)
+    config = load_config(str(ROOT / "mkdocs.yml"))
     with pytest.raises(PluginError, match=r"catalogue\.yaml"):
-        files("build")
-    broken = files("serve")
-    assert episode_page("anshi-dialogue") in broken and "edition.json" not in broken
-    assert all("catalogue.yaml" in content for content in broken.values())
+        config.plugins.on_files(Files([]), config=config)
+
+    # broken from the start: a stand-in of its own for every page the nav lists and docs/ lacks, no downloads
+    broken = serve.build()
+    listed = ["overview.md", "conventions.md", episode_page("anshi-dialogue"), "witnesses/A.md", "register.md"]
+    assert set(listed) <= set(broken) and "edition.json" not in broken
+    assert all("catalogue.yaml" in broken[p] and 'title: "' in broken[p] for p in listed)
+    assert 'title: "anshi-dialogue（無法生成）"' in broken[episode_page("anshi-dialogue")]
+    assert serve.config.extra["edition_downloads"] is False  # overrides/main.html links to none
+    assert "catalogue.yaml" in serve.markdown("index.md") and "catalogue.yaml" in serve.markdown("method.md")
+    assert serve.markdown("overview.md", broken["overview.md"]) == broken["overview.md"]  # said once
+
     (seeds / "catalogue.yaml").unlink()
-    fixed = files("serve")
-    assert "edition.json" in fixed and "catalogue.yaml" not in fixed[episode_page("withdrawal")]
+    good, nav = serve.build(), serve.config.nav
+    assert "edition.json" in good and "catalogue.yaml" not in good[episode_page("withdrawal")]
+    assert serve.markdown("index.md") == "本文。"
+
+    # broken after a good build: the last good pages and downloads, each page marked, the error on every page
+    (seeds / "editorial.yaml").write_text('notes:\n  - {witness: A, at: "李世民, text: 按}\n', encoding="utf-8")
+    stale = serve.build()
+    assert {p: stale[p] for p in good} == good  # every page and download the nav or a link may ask for
+    assert serve.config.nav == nav  # and the nav lists them as the good build did
+    for path in ("index.md", "method.md", "overview.md", "conventions.md", "register.md", episode_page("withdrawal")):
+        shown = serve.markdown(path)
+        assert "editorial.yaml, line 2" in shown and shown.endswith("本文。"), path
+        assert ("上次成功生成" in shown) == bool(good.get(path)), path  # a generated page is the last good one
+    (seeds / "editorial.yaml").unlink()
+    serve.build()
+    assert serve.markdown("index.md") == "本文。"

@@ -1,5 +1,7 @@
 /* The reader's side of the edition pages (no library; runs on every page through Material's document$).
  *
+ * - Rows: only the rows where at least N of the shown witnesses have text (or all of them); rows a cell spans
+ *   together are shown together.
  * - Filters: show/hide witnesses and note kinds (the marks of 異體 and 注文, listed apart after the apparatus, hidden
  *   until the reader asks), display script; kept in
  *   localStorage across pages, and restored from a cited URL (?w=A,B&s=t). A note is hidden when its kind is hidden, or when fewer than
@@ -8,7 +10,8 @@
  * - Notes in place: activating a mark (click, tap, Enter) opens its notes beside it without leaving the table.
  * - Parallels: hovering or focusing a cell lights the cells of its row (spanning cells included), a mark
  *   every mark of the same notes.
- * - Citation: each row's 引 button copies title, episode, row, witnesses shown and a permanent URL.
+ * - Citation: each row's 引 button copies title, episode, row, witnesses shown and a permanent URL, and says so
+ *   under the button, in a status region screen readers announce.
  * - Search: results found by pasting too (Material listens for key-up only); ?h=phrase on a page highlights
  *   the whole phrase across marks and in either script (folding table: assets/edition-search.json).
  * - lang: a cell's lang follows the script it is displayed in.
@@ -83,9 +86,39 @@
       if (el.dataset.lang === undefined) el.dataset.lang = el.getAttribute("lang");
       el.setAttribute("lang", script === "t" ? "zh-Hant" : script === "s" ? "zh-Hans" : el.dataset.lang);
     });
+    if (table) showRows(table, hiddenW, prefs.speak || "0");
     all("input[data-witness]").forEach(function (el) { el.checked = hiddenW.indexOf(el.dataset.witness) < 0; });
+    all("select[data-speak]").forEach(function (el) { el.value = prefs.speak || "0"; });
     all("input[data-kind]").forEach(function (el) { el.checked = hiddenK.indexOf(el.dataset.kind) < 0; });
     all("input[name=ed-script]").forEach(function (el) { el.checked = el.value === script; });
+  }
+
+  /* --- rows: where at least N witnesses speak ---------------------------------------------------------------- */
+
+  // How many of the shown witnesses have text in each row (a spanning cell in every row it covers), and the
+  // groups of rows that spanning cells tie together: a group is shown or hidden whole, or the table would tear.
+  function showRows(table, hiddenW, speak) {
+    var rows = all("tbody tr", table), counts = rows.map(function () { return 0; }), ends = rows.map(function (_, i) { return i + 1; });
+    rows.forEach(function (tr, i) {
+      all("td[data-w]:not(.ed-empty)", tr).forEach(function (td) {
+        var end = Math.min(rows.length, i + (+td.getAttribute("rowspan") || 1));
+        ends[i] = Math.max(ends[i], end);
+        if (hiddenW.indexOf(td.dataset.w) >= 0) return;
+        for (var k = i; k < end; k++) counts[k]++;
+      });
+    });
+    var shown = all("input[data-witness]").length - hiddenW.length;
+    var need = speak === "all" ? Math.max(shown, 1) : +speak || 0;
+    for (var start = 0; start < rows.length;) {
+      var end = ends[start], on = false;
+      for (var k = start; k < end; k++) { end = Math.max(end, ends[k]); on = on || counts[k] >= need; }
+      for (k = start; k < end; k++) {
+        rows[k].hidden = !on;
+        var square = document.querySelector('.ed-strip a[href="#' + rows[k].id + '"]');
+        if (square) square.hidden = !on;  // the strip above the table lists the rows that are there
+      }
+      start = end;
+    }
   }
 
   /* --- notes in place ---------------------------------------------------------------------------------------- */
@@ -126,11 +159,22 @@
       list.appendChild(copy);
     });
     pop.hidden = false;
-    var r = link.getBoundingClientRect();
-    var width = pop.offsetWidth, vw = document.documentElement.clientWidth;
-    var left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + vw - width - 8));
-    pop.style.left = left + "px";
-    pop.style.top = (r.bottom + window.scrollY + 6) + "px";
+    // Beside the text it annotates, never over it: under the mark's row, or above it, whichever is on screen;
+    // where a row is taller than the screen (a phone stacks its witnesses), under or above the mark's own cell;
+    // on a witness page, under or above the mark's line.
+    var r = link.getBoundingClientRect(), width = pop.offsetWidth, height = pop.offsetHeight;
+    var vw = document.documentElement.clientWidth, header = document.querySelector(".md-header");
+    var ceiling = header ? header.getBoundingClientRect().bottom : 0;
+    var boxes = [link.closest("tr"), link.closest("td"), link].filter(Boolean).map(function (el) { return el.getBoundingClientRect(); });
+    var top = null;
+    boxes.some(function (b) {
+      if (b.bottom + 6 + height <= window.innerHeight) top = b.bottom + 6;
+      else if (b.top - 6 - height >= ceiling) top = b.top - 6 - height;
+      return top !== null;
+    });
+    if (top === null) top = r.bottom + 6;
+    pop.style.left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + vw - width - 8)) + "px";
+    pop.style.top = (top + window.scrollY) + "px";
     opener = link;
     pop.focus({ preventScroll: true });
   }
@@ -165,16 +209,32 @@
 
   /* --- citation ---------------------------------------------------------------------------------------------- */
 
-  function say(text) {
+  var liveTimer = null;
+
+  // The status region is in the page before anything is said in it: screen readers announce changes to a
+  // live region they already know, not one that appears with its text.
+  function liveRegion() {
     var live = document.querySelector(".ed-live");
     if (!live) {
       live = document.createElement("div");
-      live.className = "ed-live md-typeset";
+      live.className = "ed-live";
       live.setAttribute("role", "status");
       live.setAttribute("aria-live", "polite");
       document.body.appendChild(live);
     }
+    return live;
+  }
+
+  function say(text, near) {
+    var live = liveRegion();
     live.textContent = text;
+    if (near) {
+      var r = near.getBoundingClientRect(), vw = document.documentElement.clientWidth;
+      live.style.left = Math.max(8, Math.min(r.left, vw - live.offsetWidth - 8)) + window.scrollX + "px";
+      live.style.top = r.bottom + window.scrollY + 6 + "px";
+    }
+    clearTimeout(liveTimer);
+    liveTimer = setTimeout(function () { live.textContent = ""; }, 8000);
   }
 
   function citation(button) {
@@ -191,7 +251,7 @@
     return "《" + site + "》，" + episode.trim() + "，第 " + no + " 行（" + tr.dataset.row + "；傳本 " + shown.join("、") + "），" + url;
   }
 
-  function copy(text) {
+  function copy(text, button) {
     function fallback() {
       var area = document.createElement("textarea");
       area.value = text;
@@ -205,7 +265,7 @@
     }
     if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).catch(fallback);
     else fallback();
-    say("已複製引文：" + text);
+    say("已複製引文：" + text, button);
   }
 
   /* --- search: paste, and the whole phrase highlighted on the page -------------------------------------------- */
@@ -274,6 +334,7 @@
   /* --- wiring ------------------------------------------------------------------------------------------------- */
 
   function init() {
+    liveRegion();
     var prefs = load();
     if (location.search) { prefs = fromUrl(prefs); save(prefs); }
     apply(prefs);
@@ -287,6 +348,7 @@
         if (el.dataset.witness) p.witnesses = toggle(p.witnesses, el.dataset.witness, el.checked);
         else if (el.dataset.kind) p.kinds = toggle(p.kinds, el.dataset.kind, el.checked);
         else if (el.name === "ed-script") p.script = el.value;
+        else if (el.dataset.speak !== undefined) p.speak = el.value;
         save(p);
         apply(p);
       });
@@ -304,7 +366,7 @@
         return;
       }
       var cite = ev.target.closest("button.ed-cite");
-      if (cite) copy(citation(cite));
+      if (cite) copy(citation(cite), cite);
     });
     function over(ev) {
       var mark = ev.target.closest && ev.target.closest("mark.v");

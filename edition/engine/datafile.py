@@ -74,7 +74,36 @@ def read_yaml(path: Path) -> Any:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
         where = f"column {mark.column + 1}: " if mark else ""
-        raise EditionError(path, f"broken YAML at {where}{problem}", mark.line + 1 if mark else None) from None
+        opened = _left_open(text, exc) if mark else None
+        if opened is None:
+            raise EditionError(path, f"broken YAML at {where}{problem}", mark.line + 1 if mark else None) from None
+        line, what = opened
+        stopped = f"line {mark.line + 1}, {where}{problem}"
+        raise EditionError(path, f"broken YAML: {what} opened on this line is not closed ({stopped})", line) from None
+
+
+def _left_open(text: str, exc: yaml.YAMLError) -> tuple[int, str] | None:
+    """The line (1-based) of a quote or bracket left open, when that is what broke the YAML, and which it is.
+
+    The parser notices such a mistake only where it gives up: an open bracket on the next line, an open quote
+    at the next quote, maybe a hundred lines down, or at the end of the file. The editor needs the line of the
+    mistake itself: the start of the quoted text that ran on to where the parser stopped, or of the unclosed
+    bracket or quote the parser names as its context."""
+    mark, context, where = exc.problem_mark, getattr(exc, "context_mark", None), getattr(exc, "context", "") or ""
+    if context is not None and context.line < mark.line:
+        if "quoted scalar" in where:
+            return context.line + 1, "a quote"
+        if "flow" in where:
+            return context.line + 1, "a bracket"
+    runaway = None
+    try:
+        for token in yaml.scan(text, Loader=yaml.SafeLoader):
+            quoted = isinstance(token, yaml.ScalarToken) and token.style in ("'", '"')
+            if quoted and token.start_mark.line < token.end_mark.line == mark.line:
+                runaway = token.start_mark.line + 1
+    except yaml.YAMLError:
+        pass
+    return (runaway, "a quote") if runaway else None
 
 
 def entries(path: Path, data: Any, key: str) -> list[Entry]:

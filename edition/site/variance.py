@@ -26,6 +26,11 @@ def level(difference: float) -> int:
     return sum(difference >= bound for bound in LEVELS)
 
 
+def percent(value: float) -> int:
+    """A measure between 0 and 1 as the pages print it: a whole percentage."""
+    return round(value * 100)
+
+
 class Variance:
     """Row and witness measures of one export; ``simplify`` gives a text's Simplified display form."""
 

@@ -1,0 +1,101 @@
+"""A page's apparatus (校記) and its table of variant forms and missing commentary, as the ``notes`` macro lists them.
+
+Episode and witness pages list their notes the same way and differ only in where a note links back to
+(``place``): a row of the table, or the run of the witness's text that holds its lemma.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from .editor_notes import editor_html
+from .labels import KIND_LABELS, TAG_LABELS
+from .notes import editor_fact, note_kind
+from .site_index import Site
+from .templating import MACROS, Renderer
+
+LEMMA_MAX = 16  # a longer lemma is shown as its first and last characters; the table has it in full
+
+Place = Callable[[dict[str, Any]], dict]  # a note -> the link back to where it stands ({"href", "label", "title"})
+
+
+def apparatus(renderer: Renderer, site: Site, notes: list[dict[str, Any]], place: Place) -> tuple[list[str], dict]:
+    """A page's apparatus (``notes``) and its table of variant forms and missing commentary (``forms``),
+    each rendered by the ``notes`` macro and cached, with their counts, and the keys' digests;
+    ``place(note)`` gives the link back to where the note stands (``{"href", "label"}``)."""
+    keys, out, numbers = [], {}, site.numbers(notes)
+    for name, forms in (("notes", False), ("forms", True)):
+        listed = [
+            {**_listed(note, numbers[note["id"]], place(note)), "again": _places(place, site.again.get(note["id"], []))}
+            for note in site.listed(notes, forms)
+        ]
+        key, out[name] = renderer.fragment(name, listed, functools.partial(_notes_html, listed, name))
+        keys.append(key)
+        out[f"{name}_count"] = len(listed)
+    return keys, out
+
+
+def _places(place: Place, notes: list[dict[str, Any]]) -> dict[str, Any]:
+    """Where a page's later notes of one series stand: how many, and a link to each place (one per row)."""
+    links = {p["href"]: p for p in map(place, notes) if p["href"]}
+    return {"count": len(notes), "links": list(links.values())} if notes else {}
+
+
+def _sides(note: dict[str, Any]) -> tuple[list[str], int]:
+    """The groups of witnesses a note sets against each other, and how many of them must be shown for the
+    note to say anything: two sides of a difference, or one witness for a lacuna or an editor's note."""
+    readings = [" ".join(r["sigla"]) for r in note["readings"] if r["sigla"]]
+    lemma = note["lemma"]
+    if note["type"] == "lacuna":
+        return readings, 1
+    if note["type"] == "editor":
+        sigla = {lemma["siglum"]} if lemma else set()
+        sigla.update(s for r in note["readings"] for s in r["sigla"])
+        return [" ".join(sorted(sigla))], 1
+    sides = ([lemma["siglum"]] if lemma else []) + readings
+    return sides, min(2, len(sides))
+
+
+def _listed(note: dict[str, Any], number: str, place: dict[str, Any]) -> dict[str, Any]:
+    """The data of one note in an apparatus list (the ``notes`` macro)."""
+    kind = note_kind(note)
+    sides, need = _sides(note)
+    lemma = note["lemma"]
+    data = {
+        "id": note["id"],
+        "no": number,
+        "type": note["type"],
+        "kind": kind,
+        "label": KIND_LABELS.get(kind, kind),
+        "fact": TAG_LABELS.get(note["class"], note["class"]) if note["type"] == "fact" else "",
+        "tags": [TAG_LABELS.get(t, t) for t in note["tags"] if note["type"] != "fact" or t != note["class"]],
+        "sides": "|".join(sides),
+        "need": need,
+        "place": place,
+        "text": note["text"],
+        "lemma": None,
+        "readings": [],
+    }
+    if lemma and note["type"] != "lacuna" and not editor_fact(note):
+        text = lemma["text"]
+        data["lemma"] = {
+            "text": text,
+            "siglum": lemma["siglum"],
+            "short": len(text) > LEMMA_MAX,
+            "head": text[:4],
+            "tail": text[-4:],
+        }
+        data["readings"] = [{"text": r["text"], "sigla": r["sigla"]} for r in note["readings"]]
+    return data
+
+
+def _notes_html(listed: list[dict[str, Any]], name: str) -> str:
+    """One list of a page's notes rendered by the ``notes`` macro (an editor's note as safe HTML)."""
+    return MACROS.notes([{**n, "editor": _editor(n)} for n in listed], name)
+
+
+def _editor(note: dict[str, Any]) -> Any:
+    """An editor's note as safe HTML (``editor_notes``); None for the machine's notes."""
+    return editor_html(note["text"]) if note["type"] == "editor" else None

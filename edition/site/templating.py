@@ -1,0 +1,74 @@
+"""The one Jinja2 environment of the site, and rendering through the cache.
+
+Every template (``templates/*.md.jinja`` pages, ``macros.html.jinja`` the pieces they share) is loaded by one
+environment with autoescaping on: every value a template prints is HTML-escaped unless it is the output of a
+macro (already escaped by its template) or an editor's note made safe by ``editor_notes``. Nothing else is
+marked safe.
+
+A page, or a piece of one (a row, a list of notes), is kept in the cache under a digest of exactly what it is
+made from and of the templates: a key can never serve an older rendering, and ``mkdocs serve`` renders again
+only what an edit reaches.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from .script_forms import Cache, ScriptForms, digest
+
+TEMPLATES = Path(__file__).parent / "templates"
+# Characters a YAML double-quoted scalar does not keep as they are: PyYAML refuses them, or reads them as
+# line breaks (folded into spaces) or white space that folding may strip.
+_YAML_UNSAFE = re.compile("[^\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029]")
+
+
+def _yaml_quoted(value: str) -> str:
+    """The inside of a YAML double-quoted scalar holding ``value``: backslashes and the characters YAML
+    does not take raw (or reads as line breaks) escaped. Autoescaping then HTML-escapes it like any
+    value, which YAML keeps: the page title reaches MkDocs HTML-escaped, as its themes insert it as HTML."""
+    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", value.replace("\\", "\\\\"))
+
+
+ENV = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(TEMPLATES),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+    auto_reload=False,  # templates are read once per process, like this module; the cache keys include them
+)
+ENV.filters["yaml_quoted"] = _yaml_quoted
+MACROS = ENV.get_template("macros.html.jinja").module  # its macros, called from Python for cached fragments
+# The templates are part of every page's input: a key made with them can never serve an older rendering.
+TEMPLATES_DIGEST = digest("\0".join(f"{p.name}\0{p.read_text('utf-8')}" for p in sorted(TEMPLATES.glob("*.jinja"))))
+
+
+def _key(what: str, name: str, inputs: Any) -> tuple:
+    """A cache key made of everything a page or a fragment is rendered from, and of the templates."""
+    data = json.dumps(inputs, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return (what, name, TEMPLATES_DIGEST, digest(data))
+
+
+class Renderer:
+    """Renders pages and their pieces through ``cache``, and converts text between scripts (``forms``)."""
+
+    def __init__(self, cache: Cache) -> None:
+        self.cache = cache
+        self.forms = ScriptForms(cache)
+
+    def page(self, path: str, inputs: Any, context: Callable[[], dict[str, Any]], template: str) -> str:
+        """A page rendered from ``context()``, or taken from the cache when its ``inputs`` are unchanged."""
+        return self.cache.get(_key("site-page", path, inputs), lambda: ENV.get_template(template).render(context()))
+
+    def fragment(self, kind: str, inputs: Any, render: Callable[[], str]) -> tuple[str, str]:
+        """A piece of a page rendered by a macro, and its key's digest. A macro returns ``Markup`` (escaped
+        by its template), which the page template then prints as it is."""
+        key = _key("site-fragment", kind, inputs)
+        return key[-1], self.cache.get(key, render)
