@@ -574,9 +574,8 @@ class Facts:
     def _readings(self, slot: dict[str, Said], forms: dict[str, str] | None = None) -> tuple[Reading, ...]:
         """Witnesses that read alike grouped, in witness order; ``forms`` says what "alike" is. Inside a group
         each wording is its own reading, quoted as its witnesses write it: 褐衣 and 褐袍 may name one thing,
-        臨渝闗 and 临渝关 one place, but a reader is shown what each text has (a hard wrap inside a name, 江夏\n王,
-        or a printed note's column break, 遼)(澤, is no wording: it is quoted whole). Witnesses that do not name it (不名) are one reading, whatever their
-        words."""
+        臨渝闗 and 临渝关 one place, but a reader is shown what each text has (a layout's break inside a name is no
+        wording: ``_unbroken``). Witnesses that do not name it (不名) are one reading, whatever their words."""
         groups: dict[str, dict[str, list[Said]]] = {}
         for s in sorted(slot):
             x = slot[s]
