@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.cache import Cache
 from .cache import SiteCache
 from .conventions import render_conventions
 from .episodes import render_episode
@@ -29,7 +30,6 @@ from .error import render_error
 from .overview import render_overview
 from .paths import SEARCH_DATA, episode_page, witness_page
 from .register import render_register
-from .script_forms import Cache
 from .search_data import search_folding
 from .site_index import Site
 from .templating import Renderer

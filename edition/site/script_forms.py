@@ -16,8 +16,6 @@ from collections.abc import Iterable
 from ..engine.cache import Cache, digest
 from ..engine.convert import to_simplified, to_traditional
 
-__all__ = ["Cache", "ScriptForms", "digest"]
-
 # Separators OpenCC splits at (``opencc.OpenCC().split_chars_re``); this must stay a subset of its list.
 _BREAK = re.compile(r"(\s+|[，。、；：？！…“”‘’「」『』（）《》—])")
 _KEY_TEXT_MAX = 64  # a run up to this long is its own key; a longer one is keyed by its digest

@@ -20,7 +20,8 @@ from typing import Any
 
 import jinja2
 
-from .script_forms import Cache, ScriptForms, digest
+from ..engine.cache import Cache, digest
+from .script_forms import ScriptForms
 
 TEMPLATES = Path(__file__).parent / "templates"
 # Characters a YAML double-quoted scalar does not keep as they are: PyYAML refuses them, or reads them as

@@ -13,11 +13,11 @@ import functools
 import itertools
 from typing import Any
 
+from ..engine.cache import digest
 from .apparatus import apparatus
 from .labels import LACUNA_LABELS, LANGS, kind_filters, script_label
 from .notes import note_spans
 from .paths import episode_page, url, witness_page
-from .script_forms import digest
 from .site_index import Site, chars
 from .templating import Renderer
 from .text_pieces import lines, other_script
