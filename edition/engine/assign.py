@@ -214,14 +214,13 @@ def out_of_time(segs: tuple[Segment, ...], defs: tuple[EpisodeDef, ...], params:
 
 def label(
     segs: tuple[Segment, ...],
-    profiles: list[Profile],
+    raw: list[list[float]],
     params: Params,
     floor: float = 0.0,
     barred: list[set[int]] | None = None,
 ) -> list[int]:
-    """One witness's labels (0 none, k state k-1) against the current profiles; ``floor``: the least peak
+    """One witness's labels (0 none, k state k-1) from its segments' ``evidence``; ``floor``: the least peak
     density its price is set from (see ``labels_of``); ``barred``: the states each segment may not take."""
-    raw = evidence(segs, profiles)
     strength = breaks(segs)
     price = params.threshold * max(peak_density(segs, raw, params.peak), floor)
     # a date pays no price: it frames the moment after it (九月癸未，班師 -- the withdrawal in a terse annal,
@@ -246,9 +245,10 @@ def labels_of(
     than ``params.floor`` of the median witness's: a text that barely tells the story (an anecdote
     collection whose one line is 乃班師焉) has a low peak, and a price set from it alone let its other
     stories into the episodes."""
-    peaks = sorted(peak_density(segs, evidence(segs, profiles), params.peak) for segs in segments.values() if segs)
+    raw = {s: evidence(segs, profiles) for s, segs in segments.items()}
+    peaks = sorted(peak_density(segs, raw[s], params.peak) for s, segs in segments.items() if segs)
     floor = params.floor * peaks[(len(peaks) - 1) // 2] if peaks else 0.0
-    return {s: label(segs, profiles, params, floor, barred[s]) for s, segs in segments.items()}
+    return {s: label(segs, raw[s], params, floor, barred[s]) for s, segs in segments.items()}
 
 
 def viterbi(scores: list[list[float]], strength: list[int], params: Params) -> list[int]:

@@ -27,7 +27,7 @@ from .normalise import Normaliser
 from .notes import annotate
 from .register import entities
 from .resources import Resources
-from .segment import cut_at, punctuated, segment
+from .segment import break_keys, cut_at, others_keys, punctuated, segment_witness
 
 Key = tuple[str, str, str]  # (siglum, digest of its text, digest of the resources): a witness as a cache key
 
@@ -75,10 +75,26 @@ def tokenise(witnesses: tuple[Witness, ...], norm: Normaliser, keys: dict[str, K
 
 
 def segmentation(
-    tokens: dict[str, Tokens], resources: Resources, edits: Edits, everything: tuple[Key, ...], cache: Cache
+    tokens: dict[str, Tokens],
+    resources: Resources,
+    edits: Edits,
+    keys: dict[str, Key],
+    cache: Cache,
 ) -> dict[str, tuple[Segment, ...]]:
-    """Sentences and clauses of every witness, cut again where the editor's passages begin and end."""
-    segments = cache.get(("segment", everything), partial(segment, tokens, resources.params))
+    """Sentences and clauses of every witness, cut again where the editor's passages begin and end. A
+    punctuated witness's are its own (made once per text); a bare one's follow the others' breaks too."""
+    params = resources.params
+    everything = tuple(keys.values())
+    bare = {s for s, t in tokens.items() if not punctuated(t, params.marks_per)}
+    breaks = (
+        {s: cache.get(("breaks", *keys[s]), partial(break_keys, t, params)) for s, t in tokens.items()} if bare else {}
+    )
+    segments = {
+        s: cache.get(("segment", s, everything), partial(segment_witness, t, params, others_keys(s, breaks)))
+        if s in bare
+        else cache.get(("segment", *keys[s]), partial(segment_witness, t, params, {}))
+        for s, t in tokens.items()
+    }
     cuts = edits.cuts
     if not cuts:
         return segments
@@ -171,7 +187,7 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
     with clock.stage("editorial"):
         edits = Edits.resolve(resources.editorial, witnesses, {d.id for d in resources.episodes})
     with clock.stage("segment"):
-        segments = segmentation(tokens, resources, edits, everything, cache)
+        segments = segmentation(tokens, resources, edits, keys, cache)
     with clock.stage("families"):
         declared = tuple((w.siglum, w.meta.family, w.meta.base) for w in witnesses)  # the catalogue's say
         fams = cache.get(

@@ -278,42 +278,53 @@ def _trim(text: str, s: int, e: int) -> tuple[int, int]:
     return s, e
 
 
-def segment(tokens: dict[str, Tokens], params: Params) -> dict[str, tuple[Segment, ...]]:
-    """Every witness's clauses, in order; together they hold every non-space character of it."""
-    bare = {s for s, t in tokens.items() if not punctuated(t, params.marks_per)}
-    breaks: dict[str, dict[str, int]] = {}  # each witness's own breaks, made once, read by the bare others
-    for siglum, t in tokens.items() if bare else ():
-        pieces = [x for ps, pe in paragraphs(t.text, params) for x in _marked_pieces(t.text, ps, pe)]
-        breaks[siglum] = _boundary_keys(t, pieces, params.key_len, params.opening_len)
-    out = {}
-    for siglum, t in tokens.items():
-        keys: dict[str, int] = {}
-        for other, theirs in breaks.items() if siglum in bare else ():
-            if other != siglum:
-                for key, st in theirs.items():
-                    keys[key] = max(keys.get(key, -1), st)
-        cuts = cut_witness(t, params, keys)
-        segs = []
-        for c in cuts:
-            lo, hi = t.index(c.start), t.index(c.end)
-            segs.append(
-                Segment(
-                    siglum,
-                    len(segs),
-                    c.start,
-                    c.end,
-                    t.text[c.start : c.end],
-                    t.n[lo:hi],
-                    c.paragraph,
-                    lo,
-                    hi,
-                    c.sentence,
-                    c.strength,
-                    c.quoted,
-                )
+def break_keys(tokens: Tokens, params: Params) -> dict[str, int]:
+    """A witness's own breaks, as the keys a bare (unpunctuated) witness is cut by (see ``_boundary_keys``)."""
+    pieces = [x for ps, pe in paragraphs(tokens.text, params) for x in _marked_pieces(tokens.text, ps, pe)]
+    return _boundary_keys(tokens, pieces, params.key_len, params.opening_len)
+
+
+def others_keys(siglum: str, breaks: dict[str, dict[str, int]]) -> dict[str, int]:
+    """The breaks of every other witness, each key at its strongest."""
+    keys: dict[str, int] = {}
+    for other, theirs in breaks.items():
+        if other != siglum:
+            for key, st in theirs.items():
+                keys[key] = max(keys.get(key, -1), st)
+    return keys
+
+
+def segment_witness(t: Tokens, params: Params, keys: dict[str, int]) -> tuple[Segment, ...]:
+    """One witness's clauses, in order; together they hold every non-space character of it. ``keys``: the
+    other witnesses' breaks, read only if this one is bare."""
+    segs: list[Segment] = []
+    for c in cut_witness(t, params, keys):
+        lo, hi = t.index(c.start), t.index(c.end)
+        segs.append(
+            Segment(
+                t.siglum,
+                len(segs),
+                c.start,
+                c.end,
+                t.text[c.start : c.end],
+                t.n[lo:hi],
+                c.paragraph,
+                lo,
+                hi,
+                c.sentence,
+                c.strength,
+                c.quoted,
             )
-        out[siglum] = tuple(segs)
-    return out
+        )
+    return tuple(segs)
+
+
+def segment(tokens: dict[str, Tokens], params: Params) -> dict[str, tuple[Segment, ...]]:
+    """Every witness's clauses. A punctuated witness is cut by its own marks alone; a bare one also where
+    the others break (so a shell may keep the first kind per witness: ``pipeline.segmentation``)."""
+    bare = {s for s, t in tokens.items() if not punctuated(t, params.marks_per)}
+    breaks = {s: break_keys(t, params) for s, t in tokens.items()} if bare else {}
+    return {s: segment_witness(t, params, others_keys(s, breaks) if s in bare else {}) for s, t in tokens.items()}
 
 
 def cut_at(segs: tuple[Segment, ...], tokens: Tokens, offsets: set[int]) -> tuple[Segment, ...]:
