@@ -16,11 +16,16 @@ The document (valid against ``tei_all``, P5 4.3.0):
   row (a ``ptr`` to it), ``rdg type="absent"`` for the witnesses that do not tell it, and the row's fact
   and editor's notes as ``note``. Every piece of witness text in a reading is a ``seg`` with an
   ``xml:id`` (``type="moved"`` where the witness tells it elsewhere; ``@corresp`` points to that place
-  in the witness's own order). Within a family, where all members' cells line up one to one, the family
-  has a single reading and every difference is a nested ``app`` (``lem`` the base, ``rdg`` the copies):
-  the collation notes (``@type`` their class, ``@n`` their id) and the differences the edition
-  normalises silently (``@cause`` quote-style, script, unpunctuated; ``@type="layout"`` for whitespace).
-  Otherwise each copy's reading carries its notes as nested ``app`` elements at their place.
+  in the witness's own order). The collation (``edition.engine.collate``) is the only thing that aligns a
+  copy with its base: every collation note is one ``app`` (``@type`` its class, ``@n`` its id), at its
+  lemma in the base's text, its ``rdg``s the copies' readings. Within a family, where all members' cells
+  stand for the base's one to one as the collation aligns them, the family has a single reading: the
+  notes are nested ``app``s in it, and between them the differences the collation passes silently
+  (:func:`edition.engine.collate.silent`: ``@cause`` quote-style, script, unpunctuated, silenced;
+  ``@type="layout"`` for whitespace). Otherwise the base's reading holds the note's ``app``, whose ``rdg``
+  gives each copy's words (each copy reads them in its own reading, where the rows put them). Notes whose
+  lemmas cross are one ``app`` over the words they cover; a note whose lemma the rows cut in two is an
+  ``app`` inside a ``note type="collation"`` in the base's part.
 - then one ``div type="witness"`` per witness, whose ``ab type="witness-order"`` is that witness from
   start to end: ``ptr``s to its pieces in the rows, its unassigned text (``seg type="unassigned"``), the
   whitespace between pieces as text, and its lacunae (``app type="lacuna"`` with ``lacunaStart`` or
@@ -41,14 +46,12 @@ import re
 from bisect import bisect_left
 from collections import defaultdict
 from dataclasses import dataclass, field
-from difflib import SequenceMatcher
 from itertools import accumulate
 from typing import Any
 
 from lxml import etree
 
-from ..engine.convert import char_to_simplified
-from ..engine.normalise import is_mark, punct_key
+from ..engine.collate import Silence, silent
 from . import TITLE
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
@@ -188,6 +191,27 @@ def _tree(marks: list[_Mark]) -> list[_Mark]:
     return roots
 
 
+def _within_place(x: int, y: int, a: int, b: int) -> bool:
+    """Whether the base's ``x:y`` lies in the place ``a:b``: a point only in the point where it is, as a place that is
+    a point holds nothing else."""
+    if a == b or x == y:
+        return x == y == a if a == b else a < x < b
+    return a <= x and y <= b
+
+
+def _clustered(marks: list[_Mark]) -> list[_Mark]:
+    """The marks (sorted by ``key``) with every set of collation apps whose lemmas cross one another made one app over
+    their union (in the base's text one place can hold only one of two crossing lemmas)."""
+    while True:
+        apps = [m for m in marks if m.kind == "app" and not m.point]
+        pair = next(((x, y) for i, x in enumerate(apps) for y in apps[i + 1 :] if _crosses(x, y)), None)
+        if pair is None:
+            return marks
+        x, y = pair
+        joined = _Mark(min(x.start, y.start), max(x.end, y.end), "app", 0, (*x.data, *y.data))
+        marks = sorted([m for m in marks if m is not x and m is not y] + [joined], key=_Mark.key)
+
+
 # Characters XML 1.0 cannot carry: in witness text each becomes <g type="char" n="U+000C"/> (read back as
 # the character); in titles and notes, U+FFFD.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
@@ -233,7 +257,8 @@ class _Region:
 
     a: int
     b: int
-    copies: dict[str, tuple[int, int, tuple[dict, ...]]]  # siglum -> copy offsets, the notes there
+    copies: dict[str, tuple[int, int, tuple[dict, ...], tuple]]  # siglum -> copy offsets, notes, (class, cause)s
+    elsewhere: tuple[dict, ...] = ()  # notes whose lemma lies here, of copies that read elsewhere
 
 
 class _Builder:
@@ -259,7 +284,13 @@ class _Builder:
             if note["row"] is not None and note["type"] in ("fact", "editor"):
                 self.row_notes[note["row"]].append(note)
         self.placed: set[str] = set()  # collation notes already in the document
-        self.done: set[tuple[str, str, int, int]] = set()  # (note, witness, start, end): readings placed
+        scripts = {w["siglum"]: w["script"] for w in export["witnesses"]}
+        self.quiet = {  # what passes silently between each copy and its base, as the collation decided it
+            s: Silence.between(scripts[f["base"]], scripts[s], bool({s, f["base"]} & self.unpunctuated))
+            for f in self.families
+            for s in f["members"]
+            if s != f["base"]
+        }
         self.targets: dict[str, list[etree._Element]] = defaultdict(list)  # note id -> marked text
         self.note_el: dict[str, etree._Element] = {}
         self.pieces: dict[str, list[tuple[int, int, str, bool]]] = defaultdict(list)  # sig -> (s, e, seg id, moved)
@@ -287,18 +318,10 @@ class _Builder:
             out[sig].append(_Mark(a, b, "name", 3, (kind, refs, is_named)))
         for note in self.notes:
             self.note_id[note["id"]] = self.ids.make(note["id"], "n")
-        bounds = self._bounds()
         for note in self.notes:
-            if note["type"] == "collation" and note["lemma"]:
-                for r in note["readings"]:
-                    for sig, (a, b) in r["spans"].items():
-                        cuts = [a]
-                        if not note["lemma"] or note["lemma"]["start"] == note["lemma"]["end"]:
-                            # an addition may run over several pieces of the copy: one app in each
-                            lst = bounds.get(sig, [])
-                            cuts += lst[bisect_left(lst, a + 1) : bisect_left(lst, b)]
-                        for x, y in zip(cuts, [*cuts[1:], b], strict=True):
-                            out[sig].append(_Mark(x, y, "app", 0, (note, (note["id"], sig, x, y))))
+            if note["type"] == "collation" and note["lemma"]:  # one app, at its lemma in the base
+                lm = note["lemma"]
+                out[lm["siglum"]].append(_Mark(lm["start"], lm["end"], "app", 0, (note,)))
             # a fact note, and an editor's fact: each reading (an editor's fact's first reading is its lemma)
             elif note["type"] == "fact" or (note["type"] == "editor" and note["readings"]):
                 for r in note["readings"]:
@@ -312,27 +335,14 @@ class _Builder:
             ms.sort(key=_Mark.key)
         return out
 
-    def _bounds(self) -> dict[str, list[int]]:
-        """Per witness, the offsets where its pieces (row cells, unassigned spans) start and end."""
-        out: dict[str, set[int]] = defaultdict(set)
-        for ep in self.x["episodes"]:
-            for row in ep["rows"]:
-                for sig, cell in row["cells"].items():
-                    for seg in cell:
-                        out[sig].update((seg["start"], seg["end"]))
-        for sig, spans in self.x["unassigned"].items():
-            for sp in spans:
-                out[sig].update((sp["start"], sp["end"]))
-        return {s: sorted(v) for s, v in out.items()}
-
     def _copy_notes(self) -> dict[str, list[tuple[int, int, int, int, dict]]]:
         """Per copy: (copy start, copy end, lemma start, lemma end, note) of every collation note (or part)."""
         out: dict[str, list[tuple[int, int, int, int, dict]]] = defaultdict(list)
-        for sig, marks in self.marks.items():
-            for m in marks:
-                note = m.data[0] if m.kind == "app" else None
-                if note and note["lemma"]:
-                    out[sig].append((m.start, m.end, note["lemma"]["start"], note["lemma"]["end"], note))
+        for note in self.notes:
+            if note["type"] == "collation" and note["lemma"]:
+                for r in note["readings"]:
+                    for sig, (a, b) in r["spans"].items():
+                        out[sig].append((a, b, note["lemma"]["start"], note["lemma"]["end"], note))
         for lst in out.values():
             lst.sort(key=lambda t: (t[0], t[1]))
         return out
@@ -346,7 +356,7 @@ class _Builder:
             k += 1
             if m.kind not in kinds or m.end > end or (m.point and m.start > end):
                 continue
-            if m.kind == "app" and m.data[1] in self.done:
+            if m.kind == "app" and any(n["id"] in self.placed for n in m.data):
                 continue
             out.append(m)
         return out
@@ -364,18 +374,19 @@ class _Builder:
         same: dict[str, int] | None = None,
     ) -> None:
         """Witness ``sig``'s text ``start:end`` into ``parent``, with its marks of ``kinds`` (shared by ``wits``);
-        ``same``: other witnesses whose text from the offset given is the same, whose notes it carries too."""
+        ``same``: other witnesses whose text from the offset given is the same, whose notes it carries too (a
+        family's base reading as a copy does: the apps at its lemmas)."""
         marks = self._within(sig, start, end, kinds)
         if same and "app" in kinds:
-            seen = {(m.data[0]["id"], m.start, m.end) for m in marks if m.kind == "app"}
+            seen = {n["id"] for m in marks if m.kind == "app" for n in m.data}
             for other, at in same.items():
                 shift = start - at
                 for m in self._within(other, at, at + end - start, frozenset({"app"})):
-                    if (m.data[0]["id"], m.start + shift, m.end + shift) not in seen:
+                    if m.data[0]["id"] not in seen:
                         marks.append(_Mark(m.start + shift, m.end + shift, "app", 0, m.data))
             marks.sort(key=_Mark.key)
-        if "app" in kinds:  # a note whose lemma is in a witness of this very reading has its place elsewhere
-            marks = [m for m in marks if m.kind != "app" or m.data[0]["lemma"]["siglum"] not in wits]
+        if "app" in kinds:
+            marks = _clustered(marks)
         self._nodes(parent, sig, start, end, _tree(marks), wits)
 
     def _nodes(
@@ -401,20 +412,54 @@ class _Builder:
             el = _sub(parent, "seg", type=node.kind)
             self.targets[node.data["id"]].append(el)
             self._nodes(el, sig, node.start, node.end, node.children, wits)
-        elif node.kind == "app":
-            note, key = node.data
-            self.placed.add(note["id"])
-            self.done.add(key)
-            lm = note["lemma"]
-            app = _sub(parent, "app", type=note["class"], n=note["id"])
-            _add_text(_sub(app, "lem", wit="#" + self.wit[lm["siglum"]]), lm["text"])
-            rdg = _sub(app, "rdg", wit=self._wits(wits), type=note["class"], n=note["id"])
-            self._nodes(rdg, sig, node.start, node.end, node.children, wits)
+        elif node.kind == "app":  # a collation note at its lemma, in a reading of the base its copies do not share
+            notes = node.data  # one, or several whose lemmas cross
+            self.placed.update(n["id"] for n in notes)
+            classes = {n["class"] for n in notes}
+            app = _sub(parent, "app", type=next(iter(classes)) if len(classes) == 1 else None)
+            app.set("n", " ".join(n["id"] for n in notes))
+            self._nodes(_sub(app, "lem", wit=self._wits(wits)), sig, node.start, node.end, node.children, wits)
+            lm = notes[0]["lemma"]  # the reading may be a copy's that reads as the base here: offsets in the base's
+            a, b = min(n["lemma"]["start"] for n in notes), max(n["lemma"]["end"] for n in notes)
+            self._readings(app, notes, lm["siglum"], a, b, wits)
         elif node.kind == "region":
             self._region(parent, sig, node, wits)
 
     def _wits(self, sigla: list[str]) -> str:
         return " ".join("#" + self.wit[s] for s in sigla)
+
+    def _readings(
+        self, app: etree._Element, notes: tuple[dict, ...], base: str, a: int, b: int, here: list[str]
+    ) -> None:
+        """The readings of ``notes`` (lemmas within the base's ``a:b``) as ``rdg``s of the app over ``a:b``, for the
+        copies that do not read here (``here``): each copy reads its words in its own reading, where its text stands
+        in the rows. A copy's reading is the base's ``a:b`` with its notes' readings in place of their lemmas."""
+        text = self.texts[base]
+        mine: dict[str, list[tuple[dict, dict]]] = defaultdict(list)
+        for note in notes:
+            for r in note["readings"]:
+                for s in r["sigla"]:
+                    if s not in here:
+                        mine[s].append((note, r))
+        groups: dict[str, list[str]] = {}
+        of: dict[str, list[dict]] = {}
+        for s, found in mine.items():
+            out, at = [], a
+            for note, r in sorted(found, key=lambda t: (t[0]["lemma"]["start"], t[0]["lemma"]["end"])):
+                lm = note["lemma"]
+                if lm["start"] < at:
+                    continue
+                out += [text[at : lm["start"]], r["text"]]
+                at = lm["end"]
+            reading = "".join([*out, text[at:b]])
+            groups.setdefault(reading, []).append(s)
+            of.setdefault(reading, [])
+            of[reading] += [n for n, _ in found if n not in of[reading]]
+        for reading, sigla in groups.items():
+            classes = {n["class"] for n in of[reading]}
+            kind = next(iter(classes)) if len(classes) == 1 else None
+            rdg = _sub(app, "rdg", wit=self._wits(sigla), type=kind, n=" ".join(n["id"] for n in of[reading]))
+            _add_text(rdg, reading)
 
     # ----- a family's shared reading: its differences as nested apps -----
 
@@ -427,7 +472,7 @@ class _Builder:
         while k < len(lst) and lst[k][0] <= ce:
             a, b, la, lb, note = lst[k]
             k += 1
-            if b > ce or (note["id"], c, a, b) in self.done:
+            if b > ce or note["id"] in self.placed:
                 continue
             inside = bs <= la <= lb <= be
             if not inside:
@@ -447,73 +492,95 @@ class _Builder:
         return out
 
     def _blocks(self, base: str, bs: int, be: int, c: str, cs: int, ce: int, anchors: list) -> list[tuple]:
-        """(base start, base end, copy start, copy end, equal, notes) covering both stretches in order."""
+        """(base start, base end, copy start, copy end, equal, notes, (class, cause)) covering both stretches in
+        order: the collation notes, and between them what the collation says passes silently."""
         bt, ct = self.texts[base], self.texts[c]
         out: list[tuple] = []
 
-        def diff(b0: int, b1: int, c0: int, c1: int) -> None:
-            if bt[b0:b1] == ct[c0:c1]:
-                if b1 > b0:
-                    out.append((b0, b1, c0, c1, True, ()))
-                return
-            sm = SequenceMatcher(None, bt[b0:b1], ct[c0:c1], autojunk=False)
-            for tag, i0, i1, j0, j1 in sm.get_opcodes():
-                out.append((b0 + i0, b0 + i1, c0 + j0, c0 + j1, tag == "equal", ()))
+        def between(b0: int, b1: int, c0: int, c1: int) -> None:
+            bp, cp = b0, c0
+            for q in silent(bt[b0:b1], ct[c0:c1], self.quiet[c], self.silenced):
+                qa, qb, qc, qd = b0 + q.base[0], b0 + q.base[1], c0 + q.copy[0], c0 + q.copy[1]
+                if qa > bp:
+                    out.append((bp, qa, cp, qc, True, (), None))
+                out.append((qa, qb, qc, qd, False, (), (q.cls, q.cause)))
+                bp, cp = qb, qd
+            if b1 > bp:
+                out.append((bp, b1, cp, c1, True, (), None))
 
         bpos, cpos = bs, cs
         for la, lb, a, b, notes in anchors:
-            diff(bpos, la, cpos, a)
-            out.append((la, lb, a, b, False, tuple(notes)))
+            between(bpos, la, cpos, a)
+            out.append((la, lb, a, b, False, tuple(notes), None))
             bpos, cpos = lb, b
-        diff(bpos, be, cpos, ce)
+        between(bpos, be, cpos, ce)
         return out
 
     @staticmethod
-    def _map_start(blocks: list[tuple], p: int, end: int) -> int:
-        for ba, bb, ca, _cb, equal, _ in blocks:
+    def _map_start(blocks: list[tuple], p: int, end: int, point: bool) -> int:
+        """Where the copy's text for a place starting at the base's ``p`` starts (what a copy adds at ``p`` is a
+        place of its own, a point: only a point takes it)."""
+        for ba, bb, ca, _cb, equal, *_ in blocks:
             if equal:
                 if ba <= p < bb:
                     return ca + p - ba
-            elif ba >= p:
+            elif ba >= p and (point or not ba == bb == p):
                 return ca
         return end
 
     @staticmethod
-    def _map_end(blocks: list[tuple], q: int, start: int) -> int:
-        for ba, bb, ca, cb, equal, _ in reversed(blocks):
+    def _map_end(blocks: list[tuple], q: int, start: int, point: bool) -> int:
+        for ba, bb, ca, cb, equal, *_ in reversed(blocks):
             if equal:
                 if ba < q <= bb:
                     return ca + q - ba
-            elif bb <= q:
+            elif bb <= q and (point or not ba == bb == q):
                 return cb
         return start
 
-    def _regions(self, base: str, bs: int, be: int, copies: dict[str, tuple[int, int, list]]) -> list[_Region]:
-        blocks = {c: self._blocks(base, bs, be, c, cs, ce, anchors) for c, (cs, ce, anchors) in copies.items()}
-        spans = sorted((b[0], b[1]) for bl in blocks.values() for b in bl if not b[4])
+    def _regions(
+        self, base: str, bs: int, be: int, copies: dict[str, tuple[int, int, list]], others: list[dict]
+    ) -> list[_Region]:
+        """The places in the base's ``bs:be`` where a copy reading with it differs, or where the lemma of a note of
+        a copy that reads elsewhere (``others``) lies: overlapping ones are one place."""
+        blocks = {c: bl for c, (_cs, _ce, _anchors, bl) in copies.items()}
+        spans = sorted(
+            [(b[0], b[1]) for bl in blocks.values() for b in bl if not b[4]]
+            + [(n["lemma"]["start"], n["lemma"]["end"]) for n in others]
+        )
         merged: list[list[int]] = []
-        for a, b in spans:
-            if merged and a <= merged[-1][1]:
+        for a, b in dict.fromkeys(spans):  # overlapping places are one; places that only touch stay apart
+            if merged and a < merged[-1][1]:
                 merged[-1][1] = max(merged[-1][1], b)
             else:
                 merged.append([a, b])
         out = []
         for a, b in merged:
-            per: dict[str, tuple[int, int, tuple[dict, ...]]] = {}
+            per: dict[str, tuple[int, int, tuple[dict, ...], tuple]] = {}
             for c, bl in blocks.items():
-                cs, ce, _ = copies[c]
-                notes = tuple(n for blk in bl if not blk[4] and a <= blk[0] and blk[1] <= b for n in blk[5])
-                per[c] = (self._map_start(bl, a, ce), self._map_end(bl, b, cs), notes)
-            out.append(_Region(a, b, per))
+                cs, ce, *_ = copies[c]
+                inside = [blk for blk in bl if not blk[4] and _within_place(blk[0], blk[1], a, b)]
+                notes = tuple(n for blk in inside for n in blk[5])
+                quiet = tuple(blk[6] for blk in inside if blk[6])
+                per[c] = (self._map_start(bl, a, ce, a == b), self._map_end(bl, b, cs, a == b), notes, quiet)
+            elsewhere = tuple(n for n in others if _within_place(n["lemma"]["start"], n["lemma"]["end"], a, b))
+            out.append(_Region(a, b, per, elsewhere))
         return out
 
     def emit_shared(self, parent: etree._Element, base: str, bs: int, be: int, copies: dict[str, tuple]) -> None:
-        """The base's ``bs:be`` with every copy's differences in it (a family's single reading)."""
-        regions = self._regions(base, bs, be, copies) if copies else []
-        for c, (_cs, _ce, anchors) in copies.items():
-            for _la, _lb, a, b, notes in anchors:
-                self.placed.update(n["id"] for n in notes)
-                self.done.update((n["id"], c, a, b) for n in notes)
+        """The base's ``bs:be`` with every copy's differences in it (a family's single reading), and the notes
+        whose lemma lies in it of the copies that read elsewhere."""
+        anchored = {n["id"] for _cs, _ce, anchors, _ in copies.values() for *_, notes in anchors for n in notes}
+        present = set(copies)  # a note at the edge of a copy that reads here belongs to the neighbouring piece
+        others = [
+            n
+            for m in self._within(base, bs, be, frozenset({"app"}))
+            for n in m.data
+            if n["id"] not in anchored and not self._sigla(n) & present
+        ]
+        regions = self._regions(base, bs, be, copies, others)
+        self.placed.update(anchored)
+        self.placed.update(n["id"] for n in others)
         marks = self._within(base, bs, be, frozenset({"name", "fact", "editor"}))
         marks += [_Mark(r.a, r.b, "region", 0, r) for r in regions]
         marks.sort(key=_Mark.key)
@@ -524,7 +591,7 @@ class _Builder:
         base_text = self.texts[base][r.a : r.b]
         agree = [base]
         groups: dict[str, list[str]] = {}
-        for c, (ca, cb, _notes) in r.copies.items():
+        for c, (ca, cb, *_) in r.copies.items():
             t = self.texts[c][ca:cb]
             if t == base_text:
                 agree.append(c)
@@ -535,51 +602,30 @@ class _Builder:
         self._nodes(lem, base, r.a, r.b, node.children, agree)
         types = set()
         ids: list[str] = []
-        for t, sigla in groups.items():
+        for sigla in groups.values():
             c = sigla[0]
-            ca, cb, _ = r.copies[c]
+            ca, cb, _, quiet = r.copies[c]
             notes = [n for s in sigla for n in r.copies[s][2]]
             note_ids = list(dict.fromkeys(n["id"] for n in notes))
             if notes:
                 classes = {n["class"] for n in notes}
                 kind, cause = (classes.pop() if len(classes) == 1 else None), None
-            else:
-                kind, cause = self._silent(base, base_text, c, t)
+            else:  # what the collation passes silently here (one class and cause, or the first of several)
+                kind, cause = quiet[0] if quiet else (None, "unnoted")
             types.add(kind)
             ids += [i for i in note_ids if i not in ids]
             rdg = _sub(app, "rdg", wit=self._wits(sigla), type=kind, cause=cause, n=" ".join(note_ids) or None)
             self.emit(rdg, c, ca, cb, sigla, frozenset({"name", "fact", "editor"}))
+        for note in r.elsewhere:
+            types.add(note["class"])
+            ids += [note["id"]] if note["id"] not in ids else []
+        # the readings of copies that read elsewhere, of the notes here
+        notes = tuple({n["id"]: n for c in r.copies.values() for n in c[2]}.values()) + r.elsewhere
+        self._readings(app, notes, base, r.a, r.b, [*agree, *(s for g in groups.values() for s in g)])
         if len(types) == 1 and None not in types:
             app.set("type", types.pop())
         if ids:
             app.set("n", " ".join(ids))
-
-    def _silent(self, base: str, a: str, copy: str, b: str) -> tuple[str, str | None]:
-        """The class and cause of a difference the collation does not note."""
-        a1, b1 = "".join(a.split()), "".join(b.split())
-        if a1 == b1:
-            return "layout", None
-        marks_only = all(is_mark(ch) for ch in a1 + b1)
-        a2, b2 = ("".join(punct_key(ch) if is_mark(ch) else ch for ch in s) for s in (a1, b1))
-        if a2 == b2:
-            return "punctuation", "quote-style"
-        if base in self.unpunctuated or copy in self.unpunctuated:
-            a2, b2 = ("".join(ch for ch in s if not is_mark(ch)) for s in (a2, b2))
-            if a2 == b2:
-                return "punctuation", "unpunctuated"
-        if "".join(map(char_to_simplified, a2)) == "".join(map(char_to_simplified, b2)):
-            return "orthographic", "script"
-        letters_a = [ch for ch in a1 if not is_mark(ch)]
-        letters_b = [ch for ch in b1 if not is_mark(ch)]
-        if marks_only:
-            kind = "punctuation"
-        elif not letters_a:
-            kind = "addition"
-        elif not letters_b:
-            kind = "omission"
-        else:
-            kind = "substantive"
-        return kind, "silenced" if kind in self.silenced else "unnoted"
 
     # ----- the document -----
 
@@ -661,8 +707,11 @@ class _Builder:
                         firsts.setdefault(s, el.get(XML_ID))
             else:
                 groups: dict[tuple, list[str]] = {}
+                noted = self._noted_in(base, cells.get(base, []))
                 for s in present:
                     key = (tuple((x["text"], bool(x.get("moved"))) for x in cells[s]), spans.get(s, 1))
+                    if s in noted:  # the collation has it read otherwise than the base here: not the base's reading
+                        key += (s,)
                     groups.setdefault(key, []).append(s)
                 for key, sigla in groups.items():
                     tag = "lem" if base in sigla else "rdg"
@@ -686,7 +735,8 @@ class _Builder:
         return firsts
 
     def _shareable(self, base: str, present: list[str], cells: dict, spans: dict) -> dict[str, list] | None:
-        """Per copy, per segment: (start, end, anchors) when the family can have one reading here, else None."""
+        """Per copy, per segment: (start, end, anchors, blocks) when the family can have one reading here (every copy's
+        pieces stand for the base's, one for one, as the collation aligns them), else None."""
         if base not in present or any(s in spans for s in present):
             return None
         bsegs = cells[base]
@@ -704,9 +754,31 @@ class _Builder:
                 anchors = self._anchors(c, b["start"], b["end"], x["start"], x["end"])
                 if anchors is None:
                     return None
-                lst.append((x["start"], x["end"], anchors))
+                blocks = self._blocks(base, b["start"], b["end"], c, x["start"], x["end"], anchors)
+                if any(blk[6] and blk[6][1] == "unnoted" for blk in blocks):
+                    return None  # the pieces part a difference the collation noted: the rows do not follow it here
+                lst.append((x["start"], x["end"], anchors, blocks))
             out[c] = lst
+        for i, b in enumerate(bsegs):  # a copy reading here whose note on the base here lies elsewhere
+            anchored = {n["id"] for c in out for *_, notes in out[c][i][2] for n in notes}
+            inside = [m for m in self._within(base, b["start"], b["end"], frozenset({"app"})) if not m.point]
+            if any(n["id"] not in anchored and self._sigla(n) & set(out) for m in inside for n in m.data):
+                return None
         return out
+
+    @staticmethod
+    def _sigla(note: dict) -> set[str]:
+        return {s for r in note["readings"] for s in r["sigla"]}
+
+    def _noted_in(self, base: str, segs: list[dict]) -> set[str]:
+        """The copies with a collation note whose lemma lies in (or at the edge of) these pieces of the base."""
+        return {
+            s
+            for seg in segs
+            for m in self._within(base, seg["start"], seg["end"], frozenset({"app"}))
+            for n in m.data
+            for s in self._sigla(n)
+        }
 
     def piece(self, reading: etree._Element, row: str, sig: str, i: int, moved: bool) -> etree._Element:
         seg = _sub(
@@ -786,17 +858,15 @@ class _Builder:
             div = self.parts.get(home or "")
             if div is None:
                 div = self.parts[self.sigla[0]]
-            if note["type"] == "collation":
-                a, b = next((r["spans"][home] for r in note["readings"] if home in r["spans"]), (-1, -1))
-                over = [
-                    p[2] for p in self.pieces.get(home or "", []) if (p[0] < b and a < p[1]) or p[0] <= a == b <= p[1]
-                ]
+            if note["type"] == "collation":  # its lemma runs over pieces of the base: the app in a note
+                a, b = note["lemma"]["start"], note["lemma"]["end"]
+                over = [p[2] for p in self.pieces.get(home or "", []) if p[0] < b and a < p[1]]
                 el = _sub(div, "note", type="collation", subtype=note["class"], n=note["id"])
                 if over:
                     el.set("target", " ".join("#" + i for i in over))
-                lemma = note["lemma"]["text"] if note["lemma"] else ""
-                readings = "；".join(f"{r['text'] or 'om.'} {' '.join(r['sigla'])}" for r in note["readings"])
-                el.text = _clean(f"{lemma} ] {readings}")
+                app = _sub(el, "app", type=note["class"], n=note["id"])
+                _add_text(_sub(app, "lem", wit=self._wits([home])), note["lemma"]["text"])
+                self._readings(app, (note,), home, a, b, [home])
                 self.placed.add(note["id"])
             else:
                 el = self.note(div, note)
@@ -804,7 +874,7 @@ class _Builder:
 
     def _home(self, note: dict) -> str | None:
         """The witness whose part keeps a note that has no row of its own."""
-        if note["type"] == "editor" and note["lemma"]:
+        if note["type"] in ("editor", "collation") and note["lemma"]:
             return note["lemma"]["siglum"]
         return next((s for r in note["readings"] for s in r["spans"]), None)
 
