@@ -91,12 +91,32 @@ def within_place(x: int, y: int, a: int, b: int) -> bool:
 
 def clustered(marks: list[Mark]) -> list[Mark]:
     """The marks (sorted by ``key``) with every set of collation apps whose lemmas cross one another made one app over
-    their union (in the base's text one place can hold only one of two crossing lemmas)."""
-    while True:
-        apps = [m for m in marks if m.kind == "app" and not m.point]
-        pair = next(((x, y) for i, x in enumerate(apps) for y in apps[i + 1 :] if crosses(x, y)), None)
-        if pair is None:
-            return marks
-        x, y = pair
-        joined = Mark(min(x.start, y.start), max(x.end, y.end), "app", 0, (*x.data, *y.data))
-        marks = sorted([m for m in marks if m is not x and m is not y] + [joined], key=Mark.key)
+    their union, its notes in the order of their lemmas (in the base's text one place can hold only one of two
+    crossing lemmas); an app inside another stays nested in it. One pass over the apps by start."""
+    apps = sorted((m for m in marks if m.kind == "app" and not m.point), key=lambda m: (m.start, -m.end))
+    if len(apps) < 2:
+        return marks
+    done: list[tuple[int, int, list]] = []
+    open_: list[tuple[int, int, list]] = []  # apps that contain one another, outermost first
+    for m in apps:
+        while open_ and open_[-1][1] <= m.start:
+            done.append(open_.pop())
+        if open_ and m.end > open_[-1][1]:  # crosses the innermost open app: one app, which may cross those around it
+            start, _, notes = open_.pop()
+            joined = (start, m.end, [*notes, *m.data])
+            while open_ and open_[-1][1] < joined[1]:
+                outer = open_.pop()
+                joined = (outer[0], joined[1], [*outer[2], *joined[2]])
+            open_.append(joined)
+        else:
+            open_.append((m.start, m.end, list(m.data)))
+    done += open_
+    if len(done) == len(apps):
+        return marks
+
+    def lemma(n: dict) -> tuple[int, int]:
+        return n["lemma"]["start"], n["lemma"]["end"]
+
+    joined_apps = [Mark(a, b, "app", 0, tuple(sorted(notes, key=lemma))) for a, b, notes in done]
+    rest = [m for m in marks if m.kind != "app" or m.point]
+    return sorted(rest + joined_apps, key=Mark.key)
