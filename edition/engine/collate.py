@@ -7,6 +7,9 @@ substantive (another letter), addition, omission. Quote styles (“” / 「」)
 normalised silently: they are counted, not noted. Where a copy breaks off (or begins
 late) the missing stretch is one lacuna, not hundreds of omissions.
 
+Between two notes a copy differs from its base only silently, letter for letter: :func:`silent` says where
+and why (the TEI marks those places), with the same rules :func:`audible` applies.
+
 Long texts are cut into chunks at anchors -- stretches of letters found once in each
 text, in the same order -- and each pair of chunks is compared on its own, so the cost
 follows the length of the texts, not its square.
@@ -16,14 +19,14 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 
 from rapidfuzz.distance import Indel, Opcodes
 
 from .convert import char_to_simplified
 from .model import Family, Lacuna, Note, Reading, Span, Tokens
-from .normalise import punct_key
+from .normalise import is_mark, punct_key
 
 ANCHOR = 12  # letters of a unique stretch that anchors two copies
 CHUNK = 400  # letters between anchors at least (chunks are compared whole)
@@ -214,16 +217,15 @@ def audible(
     standard form (a run keeps its other letters)."""
     cls, ta, tb, pa, pb = diff
     if cls == "punctuation":
-        return [] if how.punctuation else [diff]
+        return [] if marks_cause("".join(t.t for t in ta), "".join(t.t for t in tb), how) else [diff]
     if how.punctuation and cls != "orthographic":  # the marks within or beside a change are as silent
         la, lb = [t for t in ta if not t.mark], [t for t in tb if not t.mark]
         return [(cls, ta if cls == "omission" else la, tb if cls == "addition" else lb, pa, pb)]
     if cls != "orthographic" or not how.script:
         return [diff]
     out: list[tuple[str, list[Tok], list[Tok], int, int]] = []
-    side = {"base": 0, "copy": 1}.get(how.simplified)  # the Simplified side's letter, if it writes its standard
     for x, y in zip(ta, tb, strict=True):
-        if char_to_simplified(x.t) == char_to_simplified(y.t) or (side is not None and (x, y)[side].t == x.n):
+        if letter_cause(x.t, y.t, how, x.n):
             continue
         if out and out[-1][1][-1].at + 1 == x.at and out[-1][2][-1].at + 1 == y.at:
             out[-1][1].append(x)
@@ -231,6 +233,123 @@ def audible(
         else:
             out.append((cls, [x], [y], x.at, y.at))
     return out
+
+
+def marks_cause(a: str, b: str, how: Silence) -> str | None:
+    """Why the base's marks ``a`` and the copy's ``b`` (spaces left out) are not noted: ``"quote-style"`` where they
+    differ only in the style of their quote marks (“” / 「」), ``"unpunctuated"`` where one of the two copies has
+    no punctuation of its own; None where the difference is a note."""
+    quotes_only = len(a) == len(b) and all(
+        x == y or (punct_key(x) == punct_key(y) and punct_key(x) in QUOTE_KEYS) for x, y in zip(a, b, strict=True)
+    )
+    if quotes_only:
+        return "quote-style"
+    return "unpunctuated" if how.punctuation else None
+
+
+def letter_cause(x: str, y: str, how: Silence, standard: str | None = None) -> str | None:
+    """Why the base's letter ``x`` and the copy's ``y`` in its place are not noted: ``"script"`` between copies in
+    different scripts where they differ only by the conversion, or where the Simplified copy writes the letter's
+    standard form (``standard``: the base letter's compared form; None where it is not known, between two notes,
+    where no other difference of letters is silent); None where the difference is a note."""
+    if not how.script:
+        return None
+    if char_to_simplified(x) == char_to_simplified(y):
+        return "script"
+    simplified = {"base": x, "copy": y}.get(how.simplified)
+    return "script" if simplified is not None and standard in (None, simplified) else None
+
+
+@dataclass(frozen=True)
+class Quiet:
+    """A difference between a copy and its base that is not a note: where (offsets into the two stretches
+    :func:`silent` was given), its class, and why it is not noted -- a cause of :func:`marks_cause` or
+    :func:`letter_cause`, ``"silenced"`` (a class the editor silences), ``"unnoted"`` (a note the editor
+    suppressed), or None for ``layout`` (whitespace only)."""
+
+    base: tuple[int, int]
+    copy: tuple[int, int]
+    cls: str
+    cause: str | None
+
+
+def silent(base: str, copy: str, how: Silence, silenced: Collection[str] = ()) -> list[Quiet]:
+    """The differences between a stretch of the base and the stretch of the copy that stands for it where no
+    note lies between them (the stretches between two of the copy's collation notes): the copy differs there only
+    silently, letter for letter, so each letter stands for the base's letter of the same rank and each run of
+    marks and spaces for the run between the same letters. Where the letters are not as many (a note the editor
+    dropped), the stretch where they part is one difference."""
+    la = [i for i, ch in enumerate(base) if not is_mark(ch)]
+    lb = [j for j, ch in enumerate(copy) if not is_mark(ch)]
+    n = min(len(la), len(lb))
+
+    def agree(i: int, j: int) -> bool:
+        return base[i] == copy[j] or letter_cause(base[i], copy[j], how) is not None
+
+    head, tail = n, 0  # letters of the same rank from the start, and from the end
+    if len(la) != len(lb):
+        head = next((k for k in range(n) if not agree(la[k], lb[k])), n)
+        tail = next((k for k in range(n - head) if not agree(la[-1 - k], lb[-1 - k])), n - head)
+    out: list[Quiet] = []
+
+    def gap(a0: int, a1: int, b0: int, b1: int) -> None:
+        while a0 < a1 and b0 < b1 and base[a0] == copy[b0]:
+            a0, b0 = a0 + 1, b0 + 1
+        while a0 < a1 and b0 < b1 and base[a1 - 1] == copy[b1 - 1]:
+            a1, b1 = a1 - 1, b1 - 1
+        if a0 == a1 and b0 == b1:
+            return
+        a, b = "".join(base[a0:a1].split()), "".join(copy[b0:b1].split())
+        if a == b:
+            out.append(Quiet((a0, a1), (b0, b1), "layout", None))
+            return
+        letters_a, letters_b = any(not is_mark(ch) for ch in a), any(not is_mark(ch) for ch in b)
+        cause = None if letters_a or letters_b else marks_cause(a, b, how)
+        if cause:
+            cls = "punctuation"
+        elif letters_a and letters_b:
+            cls = "substantive"
+        else:
+            cls = "omission" if letters_a else "addition" if letters_b else "punctuation"
+        out.append(Quiet((a0, a1), (b0, b1), cls, cause or ("silenced" if cls in silenced else "unnoted")))
+
+    def letter(i: int, j: int) -> None:
+        if base[i] == copy[j]:
+            return
+        cause = letter_cause(base[i], copy[j], how)
+        cls = "orthographic" if cause or char_to_simplified(base[i]) == char_to_simplified(copy[j]) else "substantive"
+        out.append(Quiet((i, i + 1), (j, j + 1), cls, cause or ("silenced" if cls in silenced else "unnoted")))
+
+    a_at, b_at = 0, 0
+    for k in range(head):
+        gap(a_at, la[k], b_at, lb[k])
+        letter(la[k], lb[k])
+        a_at, b_at = la[k] + 1, lb[k] + 1
+    if tail or head < max(len(la), len(lb)):
+        a_end = la[len(la) - tail] if tail else len(base)
+        b_end = lb[len(lb) - tail] if tail else len(copy)
+        gap(a_at, a_end, b_at, b_end)
+        a_at, b_at = a_end, b_end
+        for k in range(len(la) - tail, len(la)):
+            j = k - len(la) + len(lb)
+            letter(la[k], lb[j])
+            a_next = la[k + 1] if k + 1 < len(la) else len(base)
+            b_next = lb[j + 1] if j + 1 < len(lb) else len(copy)
+            gap(la[k] + 1, a_next, lb[j] + 1, b_next)
+    else:
+        gap(a_at, len(base), b_at, len(copy))
+    merged: list[Quiet] = []
+    for q in out:  # a run of letters (or of marks) silent for one cause is one difference
+        last = merged[-1] if merged else None
+        if (
+            last
+            and (last.cls, last.cause) == (q.cls, q.cause)
+            and (last.base[1], last.copy[1]) == (q.base[0], q.copy[0])
+        ):
+            merged[-1] = Quiet((last.base[0], q.base[1]), (last.copy[0], q.copy[1]), q.cls, q.cause)
+        else:
+            merged.append(q)
+    return merged
 
 
 @dataclass(frozen=True)

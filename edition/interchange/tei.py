@@ -16,11 +16,16 @@ The document (valid against ``tei_all``, P5 4.3.0):
   row (a ``ptr`` to it), ``rdg type="absent"`` for the witnesses that do not tell it, and the row's fact
   and editor's notes as ``note``. Every piece of witness text in a reading is a ``seg`` with an
   ``xml:id`` (``type="moved"`` where the witness tells it elsewhere; ``@corresp`` points to that place
-  in the witness's own order). Within a family, where all members' cells line up one to one, the family
-  has a single reading and every difference is a nested ``app`` (``lem`` the base, ``rdg`` the copies):
-  the collation notes (``@type`` their class, ``@n`` their id) and the differences the edition
-  normalises silently (``@cause`` quote-style, script, unpunctuated; ``@type="layout"`` for whitespace).
-  Otherwise each copy's reading carries its notes as nested ``app`` elements at their place.
+  in the witness's own order). The collation (``edition.engine.collate``) is the only thing that aligns a
+  copy with its base: every collation note is one ``app`` (``@type`` its class, ``@n`` its id), at its
+  lemma in the base's text, its ``rdg``s the copies' readings. Within a family, where all members' cells
+  stand for the base's one to one as the collation aligns them, the family has a single reading: the
+  notes are nested ``app``s in it, and between them the differences the collation passes silently
+  (:func:`edition.engine.collate.silent`: ``@cause`` quote-style, script, unpunctuated, silenced;
+  ``@type="layout"`` for whitespace). Otherwise the base's reading holds the note's ``app``, whose ``rdg``
+  gives each copy's words (each copy reads them in its own reading, where the rows put them). Notes whose
+  lemmas cross are one ``app`` over the words they cover; a note whose lemma the rows cut in two is an
+  ``app`` inside a ``note type="collation"`` in the base's part.
 - then one ``div type="witness"`` per witness, whose ``ab type="witness-order"`` is that witness from
   start to end: ``ptr``s to its pieces in the rows, its unassigned text (``seg type="unassigned"``), the
   whitespace between pieces as text, and its lacunae (``app type="lacuna"`` with ``lacunaStart`` or
@@ -37,194 +42,23 @@ Whitespace between block elements (``div``, ``ab``, ``head``) is layout; text in
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 from collections import defaultdict
-from dataclasses import dataclass, field
-from difflib import SequenceMatcher
-from itertools import accumulate
+from dataclasses import dataclass
 from typing import Any
 
 from lxml import etree
 
-from ..engine.convert import char_to_simplified
-from ..engine.normalise import is_mark, punct_key
+from ..engine.collate import Silence, silent
 from . import TITLE
+from .tei_header import CLASS_WORDS, header, standoff
+from .tei_marks import Mark, clustered, tree, within_place
+from .tei_read import witness_texts
+from .tei_xml import TEI, TEI_NS, XML_ID, XML_LANG, XML_SPACE, Ids, add_text, append, clean, ncname, sub
 
-TEI_NS = "http://www.tei-c.org/ns/1.0"
-XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
-XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
-XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
-TEI = f"{{{TEI_NS}}}"
+__all__ = ["TEI_NS", "XML_ID", "ncname", "tei_document", "to_tei", "witness_texts"]
 
-CLASS_WORDS = {
-    "punctuation": "標點之異",
-    "orthographic": "異體：同一字的不同寫法",
-    "substantive": "異文",
-    "addition": "增文：底本所無",
-    "omission": "脫文：底本所有而此本無",
-    "person": "人物之異（不同本系）",
-    "place": "地名之異（不同本系）",
-    "thing": "名物之異（不同本系）",
-    "number": "數目之異（不同本系）",
-    "date": "日期之異（不同本系）",
-    "lacuna": "闕文",
-    "editor": "編者按",
-}
-CAUSES = {
-    "quote-style": "引號體式之異（“”／「」），本系之內不出校",
-    "script": "繁簡字體之異，成員字體不同的本系之內不出校",
-    "unpunctuated": "與無標點傳本相較的標點之異，不出校",
-    "silenced": "編者以 silent: 略去的類別",
-    "unnoted": "對齊所見而未出校的其他差異",
-}
-READING_TYPES = {
-    "spanning": "此本此格向下跨越數行",
-    "spanned": "此本此行的文字在上方跨行的格中（ptr 指向之）",
-    "absent": "此本不講此刻",
-    "layout": "只是空白（換行、空格）之異",
-}
-SCRIPT_LANG = {"Hant": "zh-Hant", "Hans": "zh-Hans", "mixed": "zh"}
-SCRIPT_WORDS = {"Hant": "繁體", "Hans": "簡體", "mixed": "繁簡混用"}
 KIND_TAG = {"person": "persName", "place": "placeName", "thing": "objectName"}
-
-# Characters every XML 1.0 name rule (4th and 5th edition) accepts; anything else is replaced.
-_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.\-\u4e00-\u9fa5]+")
-_NAME_START = re.compile(r"[A-Za-z_\u4e00-\u9fa5]")
-
-
-def ncname(value: str, prefix: str = "x") -> str:
-    """``value`` as a valid NCName: runs of other characters become ``_``; a name must start with a letter."""
-    name = _NAME_CHARS.sub("_", value).strip("_")
-    if not name or not _NAME_START.match(name):
-        name = prefix + name
-    return name
-
-
-class _Ids:
-    """Unique NCNames for the whole document."""
-
-    def __init__(self) -> None:
-        self.taken: set[str] = set()
-
-    def make(self, value: str, prefix: str = "x") -> str:
-        base = ncname(value, prefix)
-        name, k = base, 1
-        while name in self.taken:
-            k += 1
-            name = f"{base}-{k}"
-        self.taken.add(name)
-        return name
-
-
-@dataclass(slots=True)
-class _Mark:
-    start: int
-    end: int
-    kind: str  # region | app | editor | fact | name
-    prio: int
-    data: Any
-    children: list[_Mark] = field(default_factory=list)
-
-    @property
-    def point(self) -> bool:
-        return self.start == self.end
-
-    def key(self) -> tuple[int, int, int, int]:
-        return (self.start, 0 if self.point else 1, -self.end, self.prio)
-
-
-def _contains(outer: _Mark, inner: _Mark) -> bool:
-    if outer.point:
-        return False
-    if inner.point:
-        return outer.start < inner.start < outer.end
-    return outer.start <= inner.start and inner.end <= outer.end
-
-
-STRONG = frozenset({"region", "app"})  # differences: never dropped for a name or a note's span
-
-
-def _crosses(a: _Mark, b: _Mark) -> bool:
-    if a.point or b.point:
-        return False
-    overlap = a.start < b.end and b.start < a.end
-    return overlap and not _contains(a, b) and not _contains(b, a)
-
-
-def _tree(marks: list[_Mark]) -> list[_Mark]:
-    """Nest the marks (sorted by ``key``); a mark that crosses another is dropped (a name or a note's span
-    before a difference)."""
-    strong = [m for m in marks if m.kind in STRONG and not m.point]
-    if strong:
-        starts = [m.start for m in strong]
-        reach = list(accumulate((m.end for m in strong), max))  # the furthest end up to each strong mark
-        kept = []
-        for m in marks:
-            if m.kind not in STRONG and not m.point:
-                j = bisect_left(starts, m.end) - 1
-                crossed = False
-                while j >= 0 and reach[j] > m.start and not crossed:
-                    crossed = _crosses(m, strong[j])
-                    j -= 1
-                if crossed:
-                    continue
-            kept.append(m)
-        marks = kept
-    roots: list[_Mark] = []
-    stack: list[_Mark] = []
-    for m in marks:
-        m = _Mark(m.start, m.end, m.kind, m.prio, m.data)
-        while stack and not _contains(stack[-1], m):
-            top = stack[-1]
-            if not m.point and m.start < top.end and top.start < m.end:
-                break  # crosses the open mark
-            stack.pop()
-        else:
-            (stack[-1].children if stack else roots).append(m)
-            if not m.point:
-                stack.append(m)
-            continue
-    return roots
-
-
-# Characters XML 1.0 cannot carry: in witness text each becomes <g type="char" n="U+000C"/> (read back as
-# the character); in titles and notes, U+FFFD.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-
-
-def _clean(text: str) -> str:
-    return _NOT_XML.sub("\ufffd", text)
-
-
-def _append(parent: etree._Element, text: str) -> None:
-    if not text:
-        return
-    if len(parent):
-        last = parent[-1]
-        last.tail = (last.tail or "") + text
-    else:
-        parent.text = (parent.text or "") + text
-
-
-def _add_text(parent: etree._Element, text: str) -> None:
-    """Witness text, character for character."""
-    pos = 0
-    for m in _NOT_XML.finditer(text):
-        _append(parent, text[pos : m.start()])
-        _sub(parent, "g", type="char", n=f"U+{ord(m.group()):04X}")
-        pos = m.end()
-    _append(parent, text[pos:])
-
-
-def _sub(parent: etree._Element, tag: str, text: str | None = None, **attrib: str | None) -> etree._Element:
-    el = etree.SubElement(parent, TEI + tag)
-    for k, v in attrib.items():
-        if v is not None:
-            el.set(XML_ID if k == "xml_id" else k, _clean(v))
-    if text:
-        el.text = _clean(text)
-    return el
 
 
 @dataclass
@@ -233,7 +67,8 @@ class _Region:
 
     a: int
     b: int
-    copies: dict[str, tuple[int, int, tuple[dict, ...]]]  # siglum -> copy offsets, the notes there
+    copies: dict[str, tuple[int, int, tuple[dict, ...], tuple]]  # siglum -> copy offsets, notes, (class, cause)s
+    elsewhere: tuple[dict, ...] = ()  # notes whose lemma lies here, of copies that read elsewhere
 
 
 class _Builder:
@@ -242,7 +77,7 @@ class _Builder:
         self.texts = texts
         self.title = title
         self.url = url
-        self.ids = _Ids()
+        self.ids = Ids()
         self.sigla = [w["siglum"] for w in export["witnesses"]]
         self.wit = {s: self.ids.make(s, "w") for s in self.sigla}
         self.fam_of = {w["siglum"]: w["family"] for w in export["witnesses"]}
@@ -259,7 +94,13 @@ class _Builder:
             if note["row"] is not None and note["type"] in ("fact", "editor"):
                 self.row_notes[note["row"]].append(note)
         self.placed: set[str] = set()  # collation notes already in the document
-        self.done: set[tuple[str, str, int, int]] = set()  # (note, witness, start, end): readings placed
+        scripts = {w["siglum"]: w["script"] for w in export["witnesses"]}
+        self.quiet = {  # what passes silently between each copy and its base, as the collation decided it
+            s: Silence.between(scripts[f["base"]], scripts[s], bool({s, f["base"]} & self.unpunctuated))
+            for f in self.families
+            for s in f["members"]
+            if s != f["base"]
+        }
         self.targets: dict[str, list[etree._Element]] = defaultdict(list)  # note id -> marked text
         self.note_el: dict[str, etree._Element] = {}
         self.pieces: dict[str, list[tuple[int, int, str, bool]]] = defaultdict(list)  # sig -> (s, e, seg id, moved)
@@ -272,8 +113,8 @@ class _Builder:
 
     # ----- marks: what the text carries, per witness, by offset -----
 
-    def _marks(self) -> dict[str, list[_Mark]]:
-        out: dict[str, list[_Mark]] = defaultdict(list)
+    def _marks(self) -> dict[str, list[Mark]]:
+        out: dict[str, list[Mark]] = defaultdict(list)
         named: dict[tuple[str, int, int], tuple[list[str], str, bool]] = {}
         for entry in self.x["register"]:
             for m in entry["mentions"]:
@@ -284,60 +125,39 @@ class _Builder:
                 if entry["id"] not in refs:
                     refs.append(entry["id"])
         for (sig, a, b), (refs, kind, is_named) in named.items():
-            out[sig].append(_Mark(a, b, "name", 3, (kind, refs, is_named)))
+            out[sig].append(Mark(a, b, "name", 3, (kind, refs, is_named)))
         for note in self.notes:
             self.note_id[note["id"]] = self.ids.make(note["id"], "n")
-        bounds = self._bounds()
         for note in self.notes:
-            if note["type"] == "collation" and note["lemma"]:
-                for r in note["readings"]:
-                    for sig, (a, b) in r["spans"].items():
-                        cuts = [a]
-                        if not note["lemma"] or note["lemma"]["start"] == note["lemma"]["end"]:
-                            # an addition may run over several pieces of the copy: one app in each
-                            lst = bounds.get(sig, [])
-                            cuts += lst[bisect_left(lst, a + 1) : bisect_left(lst, b)]
-                        for x, y in zip(cuts, [*cuts[1:], b], strict=True):
-                            out[sig].append(_Mark(x, y, "app", 0, (note, (note["id"], sig, x, y))))
+            if note["type"] == "collation" and note["lemma"]:  # one app, at its lemma in the base
+                lm = note["lemma"]
+                out[lm["siglum"]].append(Mark(lm["start"], lm["end"], "app", 0, (note,)))
             # a fact note, and an editor's fact: each reading (an editor's fact's first reading is its lemma)
             elif note["type"] == "fact" or (note["type"] == "editor" and note["readings"]):
                 for r in note["readings"]:
                     for sig, (a, b) in r["spans"].items():
                         if b > a:
-                            out[sig].append(_Mark(a, b, note["type"], 2 if note["type"] == "fact" else 1, note))
+                            out[sig].append(Mark(a, b, note["type"], 2 if note["type"] == "fact" else 1, note))
             elif note["type"] == "editor" and note["lemma"] and note["lemma"]["end"] > note["lemma"]["start"]:
                 lm = note["lemma"]
-                out[lm["siglum"]].append(_Mark(lm["start"], lm["end"], "editor", 1, note))
+                out[lm["siglum"]].append(Mark(lm["start"], lm["end"], "editor", 1, note))
         for ms in out.values():
-            ms.sort(key=_Mark.key)
+            ms.sort(key=Mark.key)
         return out
-
-    def _bounds(self) -> dict[str, list[int]]:
-        """Per witness, the offsets where its pieces (row cells, unassigned spans) start and end."""
-        out: dict[str, set[int]] = defaultdict(set)
-        for ep in self.x["episodes"]:
-            for row in ep["rows"]:
-                for sig, cell in row["cells"].items():
-                    for seg in cell:
-                        out[sig].update((seg["start"], seg["end"]))
-        for sig, spans in self.x["unassigned"].items():
-            for sp in spans:
-                out[sig].update((sp["start"], sp["end"]))
-        return {s: sorted(v) for s, v in out.items()}
 
     def _copy_notes(self) -> dict[str, list[tuple[int, int, int, int, dict]]]:
         """Per copy: (copy start, copy end, lemma start, lemma end, note) of every collation note (or part)."""
         out: dict[str, list[tuple[int, int, int, int, dict]]] = defaultdict(list)
-        for sig, marks in self.marks.items():
-            for m in marks:
-                note = m.data[0] if m.kind == "app" else None
-                if note and note["lemma"]:
-                    out[sig].append((m.start, m.end, note["lemma"]["start"], note["lemma"]["end"], note))
+        for note in self.notes:
+            if note["type"] == "collation" and note["lemma"]:
+                for r in note["readings"]:
+                    for sig, (a, b) in r["spans"].items():
+                        out[sig].append((a, b, note["lemma"]["start"], note["lemma"]["end"], note))
         for lst in out.values():
             lst.sort(key=lambda t: (t[0], t[1]))
         return out
 
-    def _within(self, sig: str, start: int, end: int, kinds: frozenset[str]) -> list[_Mark]:
+    def _within(self, sig: str, start: int, end: int, kinds: frozenset[str]) -> list[Mark]:
         ms = self.marks.get(sig, [])
         k = bisect_left(self.starts.get(sig, []), start)
         out = []
@@ -346,7 +166,7 @@ class _Builder:
             k += 1
             if m.kind not in kinds or m.end > end or (m.point and m.start > end):
                 continue
-            if m.kind == "app" and m.data[1] in self.done:
+            if m.kind == "app" and any(n["id"] in self.placed for n in m.data):
                 continue
             out.append(m)
         return out
@@ -364,57 +184,92 @@ class _Builder:
         same: dict[str, int] | None = None,
     ) -> None:
         """Witness ``sig``'s text ``start:end`` into ``parent``, with its marks of ``kinds`` (shared by ``wits``);
-        ``same``: other witnesses whose text from the offset given is the same, whose notes it carries too."""
+        ``same``: other witnesses whose text from the offset given is the same, whose notes it carries too (a
+        family's base reading as a copy does: the apps at its lemmas)."""
         marks = self._within(sig, start, end, kinds)
         if same and "app" in kinds:
-            seen = {(m.data[0]["id"], m.start, m.end) for m in marks if m.kind == "app"}
+            seen = {n["id"] for m in marks if m.kind == "app" for n in m.data}
             for other, at in same.items():
                 shift = start - at
                 for m in self._within(other, at, at + end - start, frozenset({"app"})):
-                    if (m.data[0]["id"], m.start + shift, m.end + shift) not in seen:
-                        marks.append(_Mark(m.start + shift, m.end + shift, "app", 0, m.data))
-            marks.sort(key=_Mark.key)
-        if "app" in kinds:  # a note whose lemma is in a witness of this very reading has its place elsewhere
-            marks = [m for m in marks if m.kind != "app" or m.data[0]["lemma"]["siglum"] not in wits]
-        self._nodes(parent, sig, start, end, _tree(marks), wits)
+                    if m.data[0]["id"] not in seen:
+                        marks.append(Mark(m.start + shift, m.end + shift, "app", 0, m.data))
+            marks.sort(key=Mark.key)
+        if "app" in kinds:
+            marks = clustered(marks)
+        self._nodes(parent, sig, start, end, tree(marks), wits)
 
     def _nodes(
-        self, parent: etree._Element, sig: str, start: int, end: int, nodes: list[_Mark], wits: list[str]
+        self, parent: etree._Element, sig: str, start: int, end: int, nodes: list[Mark], wits: list[str]
     ) -> None:
         text = self.texts[sig]
         cursor = start
         for node in nodes:
             if node.start > cursor:
-                _add_text(parent, text[cursor : node.start])
+                add_text(parent, text[cursor : node.start])
             self._mark(parent, sig, node, wits)
             cursor = max(cursor, node.end)
         if end > cursor:
-            _add_text(parent, text[cursor:end])
+            add_text(parent, text[cursor:end])
 
-    def _mark(self, parent: etree._Element, sig: str, node: _Mark, wits: list[str]) -> None:
+    def _mark(self, parent: etree._Element, sig: str, node: Mark, wits: list[str]) -> None:
         if node.kind == "name":
             kind, refs, is_named = node.data
             ref = " ".join("#" + self.reg_id[r] for r in refs if r in self.reg_id) or None
-            el = _sub(parent, KIND_TAG[kind], ref=ref) if is_named else _sub(parent, "rs", type=kind, ref=ref)
+            el = sub(parent, KIND_TAG[kind], ref=ref) if is_named else sub(parent, "rs", type=kind, ref=ref)
             self._nodes(el, sig, node.start, node.end, node.children, wits)
         elif node.kind in ("fact", "editor"):
-            el = _sub(parent, "seg", type=node.kind)
+            el = sub(parent, "seg", type=node.kind)
             self.targets[node.data["id"]].append(el)
             self._nodes(el, sig, node.start, node.end, node.children, wits)
-        elif node.kind == "app":
-            note, key = node.data
-            self.placed.add(note["id"])
-            self.done.add(key)
-            lm = note["lemma"]
-            app = _sub(parent, "app", type=note["class"], n=note["id"])
-            _add_text(_sub(app, "lem", wit="#" + self.wit[lm["siglum"]]), lm["text"])
-            rdg = _sub(app, "rdg", wit=self._wits(wits), type=note["class"], n=note["id"])
-            self._nodes(rdg, sig, node.start, node.end, node.children, wits)
+        elif node.kind == "app":  # a collation note at its lemma, in a reading of the base its copies do not share
+            notes = node.data  # one, or several whose lemmas cross
+            self.placed.update(n["id"] for n in notes)
+            classes = {n["class"] for n in notes}
+            app = sub(parent, "app", type=next(iter(classes)) if len(classes) == 1 else None)
+            app.set("n", " ".join(n["id"] for n in notes))
+            self._nodes(sub(app, "lem", wit=self._wits(wits)), sig, node.start, node.end, node.children, wits)
+            lm = notes[0]["lemma"]  # the reading may be a copy's that reads as the base here: offsets in the base's
+            a, b = min(n["lemma"]["start"] for n in notes), max(n["lemma"]["end"] for n in notes)
+            self._readings(app, notes, lm["siglum"], a, b, wits)
         elif node.kind == "region":
             self._region(parent, sig, node, wits)
 
     def _wits(self, sigla: list[str]) -> str:
         return " ".join("#" + self.wit[s] for s in sigla)
+
+    def _readings(
+        self, app: etree._Element, notes: tuple[dict, ...], base: str, a: int, b: int, here: list[str]
+    ) -> None:
+        """The readings of ``notes`` (lemmas within the base's ``a:b``) as ``rdg``s of the app over ``a:b``, for the
+        copies that do not read here (``here``): each copy reads its words in its own reading, where its text stands
+        in the rows. A copy's reading is the base's ``a:b`` with its notes' readings in place of their lemmas."""
+        text = self.texts[base]
+        mine: dict[str, list[tuple[dict, dict]]] = defaultdict(list)
+        for note in notes:
+            for r in note["readings"]:
+                for s in r["sigla"]:
+                    if s not in here:
+                        mine[s].append((note, r))
+        groups: dict[str, list[str]] = {}
+        of: dict[str, list[dict]] = {}
+        for s, found in mine.items():
+            out, at = [], a
+            for note, r in sorted(found, key=lambda t: (t[0]["lemma"]["start"], t[0]["lemma"]["end"])):
+                lm = note["lemma"]
+                if lm["start"] < at:
+                    continue
+                out += [text[at : lm["start"]], r["text"]]
+                at = lm["end"]
+            reading = "".join([*out, text[at:b]])
+            groups.setdefault(reading, []).append(s)
+            of.setdefault(reading, [])
+            of[reading] += [n for n, _ in found if n not in of[reading]]
+        for reading, sigla in groups.items():
+            classes = {n["class"] for n in of[reading]}
+            kind = next(iter(classes)) if len(classes) == 1 else None
+            rdg = sub(app, "rdg", wit=self._wits(sigla), type=kind, n=" ".join(n["id"] for n in of[reading]))
+            add_text(rdg, reading)
 
     # ----- a family's shared reading: its differences as nested apps -----
 
@@ -427,7 +282,7 @@ class _Builder:
         while k < len(lst) and lst[k][0] <= ce:
             a, b, la, lb, note = lst[k]
             k += 1
-            if b > ce or (note["id"], c, a, b) in self.done:
+            if b > ce or note["id"] in self.placed:
                 continue
             inside = bs <= la <= lb <= be
             if not inside:
@@ -447,152 +302,153 @@ class _Builder:
         return out
 
     def _blocks(self, base: str, bs: int, be: int, c: str, cs: int, ce: int, anchors: list) -> list[tuple]:
-        """(base start, base end, copy start, copy end, equal, notes) covering both stretches in order."""
+        """(base start, base end, copy start, copy end, equal, notes, (class, cause)) covering both stretches in
+        order: the collation notes, and between them what the collation says passes silently."""
         bt, ct = self.texts[base], self.texts[c]
         out: list[tuple] = []
 
-        def diff(b0: int, b1: int, c0: int, c1: int) -> None:
-            if bt[b0:b1] == ct[c0:c1]:
-                if b1 > b0:
-                    out.append((b0, b1, c0, c1, True, ()))
-                return
-            sm = SequenceMatcher(None, bt[b0:b1], ct[c0:c1], autojunk=False)
-            for tag, i0, i1, j0, j1 in sm.get_opcodes():
-                out.append((b0 + i0, b0 + i1, c0 + j0, c0 + j1, tag == "equal", ()))
+        def between(b0: int, b1: int, c0: int, c1: int) -> None:
+            bp, cp = b0, c0
+            for q in silent(bt[b0:b1], ct[c0:c1], self.quiet[c], self.silenced):
+                qa, qb, qc, qd = b0 + q.base[0], b0 + q.base[1], c0 + q.copy[0], c0 + q.copy[1]
+                if qa > bp:
+                    out.append((bp, qa, cp, qc, True, (), None))
+                out.append((qa, qb, qc, qd, False, (), (q.cls, q.cause)))
+                bp, cp = qb, qd
+            if b1 > bp:
+                out.append((bp, b1, cp, c1, True, (), None))
 
         bpos, cpos = bs, cs
         for la, lb, a, b, notes in anchors:
-            diff(bpos, la, cpos, a)
-            out.append((la, lb, a, b, False, tuple(notes)))
+            between(bpos, la, cpos, a)
+            out.append((la, lb, a, b, False, tuple(notes), None))
             bpos, cpos = lb, b
-        diff(bpos, be, cpos, ce)
+        between(bpos, be, cpos, ce)
         return out
 
     @staticmethod
-    def _map_start(blocks: list[tuple], p: int, end: int) -> int:
-        for ba, bb, ca, _cb, equal, _ in blocks:
+    def _map_start(blocks: list[tuple], p: int, end: int, point: bool) -> int:
+        """Where the copy's text for a place starting at the base's ``p`` starts (what a copy adds at ``p`` is a
+        place of its own, a point: only a point takes it)."""
+        for ba, bb, ca, _cb, equal, *_ in blocks:
             if equal:
                 if ba <= p < bb:
                     return ca + p - ba
-            elif ba >= p:
+            elif ba >= p and (point or not ba == bb == p):
                 return ca
         return end
 
     @staticmethod
-    def _map_end(blocks: list[tuple], q: int, start: int) -> int:
-        for ba, bb, ca, cb, equal, _ in reversed(blocks):
+    def _map_end(blocks: list[tuple], q: int, start: int, point: bool) -> int:
+        for ba, bb, ca, cb, equal, *_ in reversed(blocks):
             if equal:
                 if ba < q <= bb:
                     return ca + q - ba
-            elif bb <= q:
+            elif bb <= q and (point or not ba == bb == q):
                 return cb
         return start
 
-    def _regions(self, base: str, bs: int, be: int, copies: dict[str, tuple[int, int, list]]) -> list[_Region]:
-        blocks = {c: self._blocks(base, bs, be, c, cs, ce, anchors) for c, (cs, ce, anchors) in copies.items()}
-        spans = sorted((b[0], b[1]) for bl in blocks.values() for b in bl if not b[4])
+    def _regions(
+        self, base: str, bs: int, be: int, copies: dict[str, tuple[int, int, list]], others: list[dict]
+    ) -> list[_Region]:
+        """The places in the base's ``bs:be`` where a copy reading with it differs, or where the lemma of a note of
+        a copy that reads elsewhere (``others``) lies: overlapping ones are one place."""
+        blocks = {c: bl for c, (_cs, _ce, _anchors, bl) in copies.items()}
+        spans = sorted(
+            [(b[0], b[1]) for bl in blocks.values() for b in bl if not b[4]]
+            + [(n["lemma"]["start"], n["lemma"]["end"]) for n in others]
+        )
         merged: list[list[int]] = []
-        for a, b in spans:
-            if merged and a <= merged[-1][1]:
+        for a, b in dict.fromkeys(spans):  # overlapping places are one; places that only touch stay apart
+            if merged and a < merged[-1][1]:
                 merged[-1][1] = max(merged[-1][1], b)
             else:
                 merged.append([a, b])
         out = []
         for a, b in merged:
-            per: dict[str, tuple[int, int, tuple[dict, ...]]] = {}
+            per: dict[str, tuple[int, int, tuple[dict, ...], tuple]] = {}
             for c, bl in blocks.items():
-                cs, ce, _ = copies[c]
-                notes = tuple(n for blk in bl if not blk[4] and a <= blk[0] and blk[1] <= b for n in blk[5])
-                per[c] = (self._map_start(bl, a, ce), self._map_end(bl, b, cs), notes)
-            out.append(_Region(a, b, per))
+                cs, ce, *_ = copies[c]
+                inside = [blk for blk in bl if not blk[4] and within_place(blk[0], blk[1], a, b)]
+                notes = tuple(n for blk in inside for n in blk[5])
+                quiet = tuple(blk[6] for blk in inside if blk[6])
+                per[c] = (self._map_start(bl, a, ce, a == b), self._map_end(bl, b, cs, a == b), notes, quiet)
+            elsewhere = tuple(n for n in others if within_place(n["lemma"]["start"], n["lemma"]["end"], a, b))
+            out.append(_Region(a, b, per, elsewhere))
         return out
 
     def emit_shared(self, parent: etree._Element, base: str, bs: int, be: int, copies: dict[str, tuple]) -> None:
-        """The base's ``bs:be`` with every copy's differences in it (a family's single reading)."""
-        regions = self._regions(base, bs, be, copies) if copies else []
-        for c, (_cs, _ce, anchors) in copies.items():
-            for _la, _lb, a, b, notes in anchors:
-                self.placed.update(n["id"] for n in notes)
-                self.done.update((n["id"], c, a, b) for n in notes)
+        """The base's ``bs:be`` with every copy's differences in it (a family's single reading), and the notes
+        whose lemma lies in it of the copies that read elsewhere."""
+        anchored = {n["id"] for _cs, _ce, anchors, _ in copies.values() for *_, notes in anchors for n in notes}
+        present = set(copies)  # a note at the edge of a copy that reads here belongs to the neighbouring piece
+        others = [
+            n
+            for m in self._within(base, bs, be, frozenset({"app"}))
+            for n in m.data
+            if n["id"] not in anchored and not self._sigla(n) & present
+        ]
+        regions = self._regions(base, bs, be, copies, others)
+        self.placed.update(anchored)
+        self.placed.update(n["id"] for n in others)
         marks = self._within(base, bs, be, frozenset({"name", "fact", "editor"}))
-        marks += [_Mark(r.a, r.b, "region", 0, r) for r in regions]
-        marks.sort(key=_Mark.key)
-        self._nodes(parent, base, bs, be, _tree(marks), [base, *copies])
+        marks += [Mark(r.a, r.b, "region", 0, r) for r in regions]
+        marks.sort(key=Mark.key)
+        self._nodes(parent, base, bs, be, tree(marks), [base, *copies])
 
-    def _region(self, parent: etree._Element, base: str, node: _Mark, wits: list[str]) -> None:
+    def _region(self, parent: etree._Element, base: str, node: Mark, wits: list[str]) -> None:
         r: _Region = node.data
         base_text = self.texts[base][r.a : r.b]
         agree = [base]
         groups: dict[str, list[str]] = {}
-        for c, (ca, cb, _notes) in r.copies.items():
+        for c, (ca, cb, *_) in r.copies.items():
             t = self.texts[c][ca:cb]
             if t == base_text:
                 agree.append(c)
             else:
                 groups.setdefault(t, []).append(c)
-        app = _sub(parent, "app")
-        lem = _sub(app, "lem", wit=self._wits(agree))
+        app = sub(parent, "app")
+        lem = sub(app, "lem", wit=self._wits(agree))
         self._nodes(lem, base, r.a, r.b, node.children, agree)
         types = set()
         ids: list[str] = []
-        for t, sigla in groups.items():
+        for sigla in groups.values():
             c = sigla[0]
-            ca, cb, _ = r.copies[c]
+            ca, cb, _, quiet = r.copies[c]
             notes = [n for s in sigla for n in r.copies[s][2]]
             note_ids = list(dict.fromkeys(n["id"] for n in notes))
             if notes:
                 classes = {n["class"] for n in notes}
                 kind, cause = (classes.pop() if len(classes) == 1 else None), None
-            else:
-                kind, cause = self._silent(base, base_text, c, t)
+            else:  # what the collation passes silently here (one class and cause, or the first of several)
+                kind, cause = quiet[0] if quiet else (None, "unnoted")
             types.add(kind)
             ids += [i for i in note_ids if i not in ids]
-            rdg = _sub(app, "rdg", wit=self._wits(sigla), type=kind, cause=cause, n=" ".join(note_ids) or None)
+            rdg = sub(app, "rdg", wit=self._wits(sigla), type=kind, cause=cause, n=" ".join(note_ids) or None)
             self.emit(rdg, c, ca, cb, sigla, frozenset({"name", "fact", "editor"}))
+        for note in r.elsewhere:
+            types.add(note["class"])
+            ids += [note["id"]] if note["id"] not in ids else []
+        # the readings of copies that read elsewhere, of the notes here
+        notes = tuple({n["id"]: n for c in r.copies.values() for n in c[2]}.values()) + r.elsewhere
+        self._readings(app, notes, base, r.a, r.b, [*agree, *(s for g in groups.values() for s in g)])
         if len(types) == 1 and None not in types:
             app.set("type", types.pop())
         if ids:
             app.set("n", " ".join(ids))
-
-    def _silent(self, base: str, a: str, copy: str, b: str) -> tuple[str, str | None]:
-        """The class and cause of a difference the collation does not note."""
-        a1, b1 = "".join(a.split()), "".join(b.split())
-        if a1 == b1:
-            return "layout", None
-        marks_only = all(is_mark(ch) for ch in a1 + b1)
-        a2, b2 = ("".join(punct_key(ch) if is_mark(ch) else ch for ch in s) for s in (a1, b1))
-        if a2 == b2:
-            return "punctuation", "quote-style"
-        if base in self.unpunctuated or copy in self.unpunctuated:
-            a2, b2 = ("".join(ch for ch in s if not is_mark(ch)) for s in (a2, b2))
-            if a2 == b2:
-                return "punctuation", "unpunctuated"
-        if "".join(map(char_to_simplified, a2)) == "".join(map(char_to_simplified, b2)):
-            return "orthographic", "script"
-        letters_a = [ch for ch in a1 if not is_mark(ch)]
-        letters_b = [ch for ch in b1 if not is_mark(ch)]
-        if marks_only:
-            kind = "punctuation"
-        elif not letters_a:
-            kind = "addition"
-        elif not letters_b:
-            kind = "omission"
-        else:
-            kind = "substantive"
-        return kind, "silenced" if kind in self.silenced else "unnoted"
 
     # ----- the document -----
 
     def build(self) -> etree._ElementTree:
         root = etree.Element(TEI + "TEI", nsmap={None: TEI_NS})
         root.set(XML_LANG, "zh")
-        root.append(self.header())
-        standoff = self.standoff()
-        if standoff is not None:
-            root.append(standoff)
-        text = _sub(root, "text")
+        root.append(header(self))
+        register = standoff(self)
+        if register is not None:
+            root.append(register)
+        text = sub(root, "text")
         text.set(XML_SPACE, "preserve")
-        body = _sub(text, "body")
+        body = sub(text, "body")
         body.text = "\n"
         for ep in self.x["episodes"]:
             self.episode(body, ep)
@@ -612,17 +468,17 @@ class _Builder:
         return etree.ElementTree(root)
 
     def episode(self, body: etree._Element, ep: dict) -> None:
-        div = _sub(body, "div", type="episode", xml_id=self.ep_id[ep["id"]], n=ep["id"])
+        div = sub(body, "div", type="episode", xml_id=self.ep_id[ep["id"]], n=ep["id"])
         div.text = "\n"
-        _sub(div, "head", ep["title"]).tail = "\n"
+        sub(div, "head", ep["title"]).tail = "\n"
         if ep["description"]:
-            _sub(div, "p", ep["description"]).tail = "\n"
+            sub(div, "p", ep["description"]).tail = "\n"
         rows = ep["rows"]
         covered: dict[int, list[tuple[str, str]]] = defaultdict(list)  # row index -> (siglum, seg id above)
         for k, row in enumerate(rows):
-            ab = _sub(div, "ab", type="row", xml_id=self.row_id[row["id"]], n=row["id"])
+            ab = sub(div, "ab", type="row", xml_id=self.row_id[row["id"]], n=row["id"])
             ab.tail = "\n"
-            app = _sub(ab, "app", type="row")
+            app = sub(ab, "app", type="row")
             firsts = self.row_readings(app, row, covered.get(k, []))
             for sig, n in row.get("span", {}).items():
                 for j in range(k + 1, min(k + n, len(rows))):
@@ -630,11 +486,11 @@ class _Builder:
             told = set(row["cells"]) | {s for s, _ in covered.get(k, [])}
             absent = [s for s in self.sigla if s not in told]
             if absent:
-                _sub(app, "rdg", wit=self._wits(absent), type="absent")
+                sub(app, "rdg", wit=self._wits(absent), type="absent")
             for note in self.row_notes.get(row["id"], ()):
                 self.note(app, note)
         if not rows and not ep["description"]:
-            _sub(div, "p", "（此段諸本皆無）").tail = "\n"
+            sub(div, "p", "（此段諸本皆無）").tail = "\n"
 
     def row_readings(self, app: etree._Element, row: dict, covered: list[tuple[str, str]]) -> dict[str, str]:
         """The families' readings in one row; returns each witness's first seg id."""
@@ -646,11 +502,11 @@ class _Builder:
             above = [(s, seg) for s, seg in covered if self.fam_of.get(s) == fam["id"]]
             if not present and not above:
                 continue
-            grp = _sub(app, "rdgGrp", type="family", n=fam["id"])
+            grp = sub(app, "rdgGrp", type="family", n=fam["id"])
             base = fam["base"]
             shared = self._shareable(base, present, cells, spans)
             if shared is not None:
-                lem = _sub(grp, "lem", wit=self._wits(present))
+                lem = sub(grp, "lem", wit=self._wits(present))
                 for i, seg in enumerate(cells[base]):
                     el = self.piece(lem, row["id"], base, i, bool(seg.get("moved")))
                     copies = {c: shared[c][i] for c in present if c != base}
@@ -661,12 +517,15 @@ class _Builder:
                         firsts.setdefault(s, el.get(XML_ID))
             else:
                 groups: dict[tuple, list[str]] = {}
+                noted = self._noted_in(base, cells.get(base, []))
                 for s in present:
                     key = (tuple((x["text"], bool(x.get("moved"))) for x in cells[s]), spans.get(s, 1))
+                    if s in noted:  # the collation has it read otherwise than the base here: not the base's reading
+                        key += (s,)
                     groups.setdefault(key, []).append(s)
                 for key, sigla in groups.items():
                     tag = "lem" if base in sigla else "rdg"
-                    rd = _sub(grp, tag, wit=self._wits(sigla), type="spanning" if key[1] > 1 else None)
+                    rd = sub(grp, tag, wit=self._wits(sigla), type="spanning" if key[1] > 1 else None)
                     if tag == "lem" and len(grp) > 1:
                         grp.insert(0, rd)
                     first = sigla[0]
@@ -681,12 +540,13 @@ class _Builder:
                             if i == 0:
                                 firsts[s] = el.get(XML_ID)
             for s, seg_id in above:
-                rd = _sub(grp, "rdg", wit=self._wits([s]), type="spanned")
-                _sub(rd, "ptr", target="#" + seg_id)
+                rd = sub(grp, "rdg", wit=self._wits([s]), type="spanned")
+                sub(rd, "ptr", target="#" + seg_id)
         return firsts
 
     def _shareable(self, base: str, present: list[str], cells: dict, spans: dict) -> dict[str, list] | None:
-        """Per copy, per segment: (start, end, anchors) when the family can have one reading here, else None."""
+        """Per copy, per segment: (start, end, anchors, blocks) when the family can have one reading here (every copy's
+        pieces stand for the base's, one for one, as the collation aligns them), else None."""
         if base not in present or any(s in spans for s in present):
             return None
         bsegs = cells[base]
@@ -704,12 +564,34 @@ class _Builder:
                 anchors = self._anchors(c, b["start"], b["end"], x["start"], x["end"])
                 if anchors is None:
                     return None
-                lst.append((x["start"], x["end"], anchors))
+                blocks = self._blocks(base, b["start"], b["end"], c, x["start"], x["end"], anchors)
+                if any(blk[6] and blk[6][1] == "unnoted" for blk in blocks):
+                    return None  # the pieces part a difference the collation noted: the rows do not follow it here
+                lst.append((x["start"], x["end"], anchors, blocks))
             out[c] = lst
+        for i, b in enumerate(bsegs):  # a copy reading here whose note on the base here lies elsewhere
+            anchored = {n["id"] for c in out for *_, notes in out[c][i][2] for n in notes}
+            inside = [m for m in self._within(base, b["start"], b["end"], frozenset({"app"})) if not m.point]
+            if any(n["id"] not in anchored and self._sigla(n) & set(out) for m in inside for n in m.data):
+                return None
         return out
 
+    @staticmethod
+    def _sigla(note: dict) -> set[str]:
+        return {s for r in note["readings"] for s in r["sigla"]}
+
+    def _noted_in(self, base: str, segs: list[dict]) -> set[str]:
+        """The copies with a collation note whose lemma lies in (or at the edge of) these pieces of the base."""
+        return {
+            s
+            for seg in segs
+            for m in self._within(base, seg["start"], seg["end"], frozenset({"app"}))
+            for n in m.data
+            for s in self._sigla(n)
+        }
+
     def piece(self, reading: etree._Element, row: str, sig: str, i: int, moved: bool) -> etree._Element:
-        seg = _sub(
+        seg = sub(
             reading, "seg", type="moved" if moved else None, xml_id=self.ids.make(f"{row}.{self.wit[sig]}.{i + 1}")
         )
         self.seg_el[seg.get(XML_ID)] = seg
@@ -721,19 +603,19 @@ class _Builder:
             attrs["subtype"] = note["class"]
         if note["type"] == "editor":
             attrs["resp"] = "#editor"
-        el = _sub(parent, "note", **attrs)
-        _append(el, _clean(note["text"] or note["label"] or CLASS_WORDS.get(note["class"], "")))
+        el = sub(parent, "note", **attrs)
+        append(el, clean(note["text"] or note["label"] or CLASS_WORDS.get(note["class"], "")))
         self.note_el[note["id"]] = el
         return el
 
     def witness_part(self, body: etree._Element, w: dict) -> None:
         sig = w["siglum"]
         text = self.texts[sig]
-        div = _sub(body, "div", type="witness", corresp="#" + self.wit[sig], n=sig)
+        div = sub(body, "div", type="witness", corresp="#" + self.wit[sig], n=sig)
         div.text = "\n"
         self.parts[sig] = div
-        _sub(div, "head", f"{sig}　{w['title']}").tail = "\n"
-        ab = _sub(div, "ab", type="witness-order", corresp="#" + self.wit[sig])
+        sub(div, "head", f"{sig}　{w['title']}").tail = "\n"
+        ab = sub(div, "ab", type="witness-order", corresp="#" + self.wit[sig])
         ab.tail = "\n"
         items: list[tuple[int, int, int, str, Any]] = []
         for s, e, seg_id, moved in self.pieces.get(sig, []):
@@ -758,17 +640,17 @@ class _Builder:
                 self.emit(ab, sig, cursor, s, [sig], kinds)
             if what == "row":
                 seg_id, moved = data
-                ptr = _sub(ab, "ptr", target="#" + seg_id, type="moved" if moved else None)
+                ptr = sub(ab, "ptr", target="#" + seg_id, type="moved" if moved else None)
                 if moved:
                     ptr.set(XML_ID, self.ids.make(f"{self.wit[sig]}.moved.{seg_id}"))
                     self.moved_ptrs[seg_id].append(ptr.get(XML_ID))
             elif what == "unassigned":
-                seg = _sub(ab, "seg", type="unassigned")
+                seg = sub(ab, "seg", type="unassigned")
                 self.emit(seg, sig, s, e, [sig], kinds)
             else:
-                app = _sub(ab, "app", type="lacuna")
-                rdg = _sub(app, "rdg", wit=self._wits([sig]))
-                _sub(rdg, "lacunaEnd" if data["kind"] == "start" else "lacunaStart")
+                app = sub(ab, "app", type="lacuna")
+                rdg = sub(app, "rdg", wit=self._wits([sig]))
+                sub(rdg, "lacunaEnd" if data["kind"] == "start" else "lacunaStart")
                 note = lacuna_notes.pop((sig, data["at"]), None)
                 if note is not None:
                     self.note(app, note)
@@ -786,17 +668,15 @@ class _Builder:
             div = self.parts.get(home or "")
             if div is None:
                 div = self.parts[self.sigla[0]]
-            if note["type"] == "collation":
-                a, b = next((r["spans"][home] for r in note["readings"] if home in r["spans"]), (-1, -1))
-                over = [
-                    p[2] for p in self.pieces.get(home or "", []) if (p[0] < b and a < p[1]) or p[0] <= a == b <= p[1]
-                ]
-                el = _sub(div, "note", type="collation", subtype=note["class"], n=note["id"])
+            if note["type"] == "collation":  # its lemma runs over pieces of the base: the app in a note
+                a, b = note["lemma"]["start"], note["lemma"]["end"]
+                over = [p[2] for p in self.pieces.get(home or "", []) if p[0] < b and a < p[1]]
+                el = sub(div, "note", type="collation", subtype=note["class"], n=note["id"])
                 if over:
                     el.set("target", " ".join("#" + i for i in over))
-                lemma = note["lemma"]["text"] if note["lemma"] else ""
-                readings = "；".join(f"{r['text'] or 'om.'} {' '.join(r['sigla'])}" for r in note["readings"])
-                el.text = _clean(f"{lemma} ] {readings}")
+                app = sub(el, "app", type=note["class"], n=note["id"])
+                add_text(sub(app, "lem", wit=self._wits([home])), note["lemma"]["text"])
+                self._readings(app, (note,), home, a, b, [home])
                 self.placed.add(note["id"])
             else:
                 el = self.note(div, note)
@@ -804,145 +684,9 @@ class _Builder:
 
     def _home(self, note: dict) -> str | None:
         """The witness whose part keeps a note that has no row of its own."""
-        if note["type"] == "editor" and note["lemma"]:
+        if note["type"] in ("editor", "collation") and note["lemma"]:
             return note["lemma"]["siglum"]
         return next((s for r in note["readings"] for s in r["spans"]), None)
-
-    # ----- header and register -----
-
-    def header(self) -> etree._Element:
-        x = self.x
-        hdr = etree.Element(TEI + "teiHeader")
-        hdr.set(XML_LANG, "zh-Hant")
-        fd = _sub(hdr, "fileDesc")
-        ts = _sub(fd, "titleStmt")
-        _sub(ts, "title", self.title)
-        rs = _sub(ts, "respStmt", xml_id=self.ids.make("editor"))
-        _sub(rs, "resp", '編者：段落、行、校記的審定，編者按（note type="editor" resp="#editor"）')
-        _sub(rs, "name", f"{self.title}編者")
-        rs = _sub(ts, "respStmt")
-        _sub(rs, "resp", "分段、對齊、校記（機器生成）")
-        _sub(rs, "name", "edition（python -m edition export --format tei）")
-        ps = _sub(fd, "publicationStmt")
-        p = _sub(ps, "p", f"由 {x['format']} 匯出資料生成；與 edition.json 同時發佈")
-        if self.url:
-            _append(p, "：")
-            _sub(p, "ptr", target=self.url)
-        _append(p, "。")
-        sd = _sub(fd, "sourceDesc")
-        lw = _sub(sd, "listWit")
-        _sub(lw, "head", "傳本")
-        wits = {w["siglum"]: w for w in x["witnesses"]}
-        for fam in self.families:
-            fl = _sub(lw, "listWit", xml_id=self.ids.make(f"family.{self.wit[fam['id']]}"), n=fam["id"])
-            _sub(fl, "head", f"本系 {fam['id']}")
-            how = "由目錄指定" if fam["declared"] else "由程式發現"
-            _sub(fl, "desc", f"同一文本的抄本（{how}）；底本 {fam['base']}，校記以之為 lem。")
-            for s in fam["members"]:
-                if s in wits:
-                    self.witness(fl, wits[s], fam)
-        enc = _sub(hdr, "encodingDesc")
-        pd = _sub(enc, "projectDesc")
-        _sub(
-            pd,
-            "p",
-            '同一故事諸傳本的平行校本：段落（div type="episode"）中每一行（ab type="row"）是敘事的同一時刻，'
-            "各本系在此時刻的讀法並列於 app 中。",
-        )
-        ed = _sub(enc, "editorialDecl")
-        norm = _sub(ed, "normalization")
-        nm = x["normalised"]
-        _sub(
-            norm,
-            "p",
-            "文字照錄，不作任何正規化：每個傳本的每個字元（含換行、空格）恰在一處出現——行中的 seg，"
-            '或傳本部分（div type="witness"）的 ab type="witness-order" 中。以下差異比較時統一處理，不出校，'
-            "在同一讀法中以嵌套的 app 標出（@cause）：",
-        )
-        _sub(norm, "p", f'引號體式（“”／「」）：本系之內 {nm["quote_styles"]} 處（@cause="quote-style"）。')
-        unp = "、".join(nm["unpunctuated"]) or "無"
-        _sub(norm, "p", f'無標點的傳本：{unp}；與之相較的標點之異不出校（@cause="unpunctuated"）。')
-        scr = "、".join(nm["scripts"]) or "無"
-        _sub(norm, "p", f'成員字體不同的本系：{scr}；繁簡轉換之異不出校（@cause="script"）。')
-        sil = "、".join(f"{k} {v} 條" for k, v in nm["silenced"].items()) or "無"
-        _sub(norm, "p", f'編者略去的校記類別（@cause="silenced"）：{sil}。')
-        seg = _sub(ed, "segmentation")
-        _sub(
-            seg,
-            "p",
-            "行中每段傳本文字是一個 seg（xml:id）；傳本部分以 ptr 依傳本原來的次序指向它們，其間的空白與段落外文字"
-            '（seg type="unassigned"）照錄。seg type="moved"：此本把這段文字講在別處，@corresp 指向其原來的位置。'
-            "讀回一本：依次讀其傳本部分，循 ptr 讀所指的 seg，每個 app 取 @wit 含此本的 lem 或 rdg，略去 note。",
-        )
-        interp = _sub(ed, "interpretation")
-        directives = "、".join(f"{k} {v} 條" for k, v in x["editorial"].items()) or "無"
-        _sub(interp, "p", f"編者文件（editorial.yaml）中生效的指令：{directives}。")
-        _sub(
-            interp,
-            "p",
-            "校記：本系之內的異文為嵌套的 app（@type 為類別，@n 為校記 id）；不同本系之間同一事實的不同說法為 "
-            'note type="fact"（@subtype 為種類）；闕文為 lacunaStart／lacunaEnd 與 note type="lacuna"；'
-            '編者按為 note type="editor"。類別見 classDecl。',
-        )
-        _sub(enc, "variantEncoding", method="parallel-segmentation", location="internal")
-        cd = _sub(enc, "classDecl")
-        self.taxonomy(cd, "note-classes", "校記類別（lem/rdg/app 的 @type，note 的 @subtype）", CLASS_WORDS)
-        self.taxonomy(cd, "causes", "不出校之異的原因（rdg 的 @cause）", CAUSES)
-        self.taxonomy(cd, "reading-types", "行的讀法的其他 @type", READING_TYPES)
-        etree.indent(hdr, space=" ", level=1)
-        hdr.tail = "\n"
-        return hdr
-
-    def taxonomy(self, parent: etree._Element, name: str, gloss: str, items: dict[str, str]) -> None:
-        tx = _sub(parent, "taxonomy", xml_id=self.ids.make(name))
-        _sub(tx, "desc", gloss)
-        for key, words in items.items():
-            cat = _sub(tx, "category", xml_id=self.ids.make(f"{name}.{key}"), n=key)
-            _sub(cat, "catDesc", f"{key}：{words}")
-
-    def witness(self, parent: etree._Element, w: dict, fam: dict) -> None:
-        el = _sub(parent, "witness", xml_id=self.wit[w["siglum"]], n=w["siglum"])
-        _sub(el, "abbr", w["siglum"], type="siglum")
-        bibl = _sub(el, "bibl")
-        _sub(bibl, "title", w["title"] or w["siglum"])
-        _sub(bibl, "idno", w["file"], type="file")
-        ext = _sub(bibl, "extent")
-        _sub(ext, "measure", f"{w['length']} 字元", unit="char", quantity=str(w["length"]))
-        _sub(bibl, "textLang", SCRIPT_WORDS.get(w["script"], w["script"]), mainLang=SCRIPT_LANG.get(w["script"], "zh"))
-        if w["source"]:
-            _sub(bibl, "note", w["source"], type="source")
-        role = "底本" if fam["base"] == w["siglum"] else "抄本"
-        _sub(el, "note", f"本系 {fam['id']}（{role}）", type="family", target="#" + self.wit[fam["base"]])
-        if w["description"]:
-            _sub(el, "note", w["description"], type="description")
-
-    def standoff(self) -> etree._Element | None:
-        reg = self.x["register"]
-        if not reg:
-            return None
-        so = etree.Element(TEI + "standOff")
-        lists = {
-            "person": (_sub(so, "listPerson"), "person", "persName"),
-            "place": (_sub(so, "listPlace"), "place", "placeName"),
-            "thing": (_sub(so, "listObject"), "object", "objectName"),
-        }
-        for e in reg:
-            lst, tag, name_tag = lists[e["kind"]]
-            el = _sub(lst, tag, xml_id=self.reg_id[e["id"]])
-            holder = _sub(el, "objectIdentifier") if tag == "object" else el
-            _sub(holder, name_tag, e["name"])
-            for kind in ("aliases", "variants", "titles"):
-                for alias in e[kind]:
-                    if alias != e["name"]:
-                        _sub(holder, name_tag, alias, type=kind[:-1] if kind != "aliases" else "alias")
-            if e["note"]:
-                _sub(el, "note", e["note"])
-        for lst, _tag, _name in lists.values():
-            if not len(lst):
-                so.remove(lst)
-        etree.indent(so, space=" ", level=1)
-        so.tail = "\n"
-        return so
 
 
 def tei_document(
@@ -958,61 +702,3 @@ def tei_document(
 def to_tei(export: dict[str, Any], texts: dict[str, str], title: str = TITLE, url: str | None = None) -> bytes:
     """The TEI document as UTF-8 bytes with an XML declaration."""
     return etree.tostring(tei_document(export, texts, title, url), xml_declaration=True, encoding="UTF-8")
-
-
-# ----- reading it back -----
-
-
-def _q(tag: str) -> str:
-    return TEI + tag
-
-
-def witness_texts(doc: etree._ElementTree | etree._Element | bytes) -> dict[str, str]:
-    """Every witness's text read back from the TEI (siglum -> text), character for character."""
-    if isinstance(doc, bytes):
-        doc = etree.fromstring(doc)
-    root = doc.getroot() if isinstance(doc, etree._ElementTree) else doc
-    by_id = {el.get(XML_ID): el for el in root.iter() if el.get(XML_ID)}
-    out: dict[str, str] = {}
-    for div in root.iter(_q("div")):
-        if div.get("type") != "witness":
-            continue
-        wid = div.get("corresp", "")[1:]
-        sig = by_id[wid].get("n", wid)
-        ab = next(a for a in div.iter(_q("ab")) if a.get("type") == "witness-order")
-        parts: list[str] = []
-        _collect(ab, "#" + wid, by_id, parts, True)
-        out[sig] = "".join(parts)
-    return out
-
-
-def _reading(app: etree._Element, wit: str) -> etree._Element | None:
-    for child in app:
-        if child.tag in (_q("lem"), _q("rdg")) and wit in child.get("wit", "").split():
-            return child
-        if child.tag == _q("rdgGrp"):
-            found = _reading(child, wit)
-            if found is not None:
-                return found
-    return None
-
-
-def _collect(el: etree._Element, wit: str, by_id: dict, parts: list[str], top: bool) -> None:
-    parts.append(el.text or "")
-    for child in el:
-        if not isinstance(child.tag, str):  # comments, processing instructions
-            pass
-        elif child.tag == _q("app"):
-            reading = _reading(child, wit)
-            if reading is not None:
-                _collect(reading, wit, by_id, parts, False)
-            elif child.get("type") != "lacuna":
-                raise ValueError(f"an app without a reading for {wit} (line {child.sourceline})")
-        elif child.tag == _q("ptr"):
-            if top:
-                _collect(by_id[child.get("target")[1:]], wit, by_id, parts, False)
-        elif child.tag == _q("g") and child.get("type") == "char":
-            parts.append(chr(int(child.get("n")[2:], 16)))
-        elif child.tag != _q("note"):
-            _collect(child, wit, by_id, parts, False)
-        parts.append(child.tail or "")
