@@ -43,6 +43,8 @@ def test_the_wheel_carries_the_engine_data_and_templates(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in (
         "edition/engine/data/variants.tsv",
+        "edition/engine/data/unihan_variants.tsv",
+        "edition/engine/data/unihan_variants.LICENSE",
         "edition/engine/data/surnames.txt",
         "edition/interchange/edition.schema.json",
         "edition/site/templates/episode.md.jinja",

@@ -1,8 +1,9 @@
 """Tokenise a witness once: the compared form and the offset of every letter.
 
 Comparison unifies script (OpenCC ``t2s``, character by character, so positions
-map 1:1) and folds the variant characters of the edition's variant table; what
-is shown never changes. Punctuation and spaces are set aside as marks.
+map 1:1) and folds the variant characters of the variant table (Unihan's links,
+then the edition's pairs on top); what is shown never changes. Punctuation and
+spaces are set aside as marks.
 """
 
 from __future__ import annotations
@@ -43,14 +44,24 @@ class Normaliser:
         self._chars: dict[str, str] = {}
 
     def fold_char(self, ch: str) -> str:
-        """The compared form of one letter."""
+        """The compared form of one letter.
+
+        A variant's form is folded in turn, so the tables chain (an editor's pair whose form Unihan folds
+        further); a loop they make between them (an editor's 甲 -> 乙 over Unihan's 乙 -> 甲) folds to its
+        least character, whichever of its characters is met."""
         out = self._chars.get(ch)
         if out is None:
             nfkc = unicodedata.normalize("NFKC", ch)[:1] or ch
-            simple = char_to_simplified(nfkc)
-            out = self.variants.get(simple, self.variants.get(nfkc, simple))
-            if out != simple:
-                out = char_to_simplified(out)  # a variant's standard form, in the compared script
+            out = char_to_simplified(nfkc)
+            seen = [out]
+            nxt = self.variants.get(out, self.variants.get(nfkc, out))
+            while nxt != out:
+                out = char_to_simplified(nxt)  # a variant's standard form, in the compared script
+                if out in seen:
+                    out = min(seen[seen.index(out) :])
+                    break
+                seen.append(out)
+                nxt = self.variants.get(out, out)
             self._chars[ch] = out
         return out
 

@@ -25,6 +25,7 @@ from .register import Register, load_register
 
 EPISODES = "episodes.yaml"
 VARIANTS = "variants.tsv"
+UNIHAN_VARIANTS = "unihan_variants.tsv"  # derived from Unihan by scripts/unihan_variants.py
 SURNAMES = "surnames.txt"
 PARAMETERS = "parameters.yaml"
 REGISTER = "register.yaml"
@@ -54,11 +55,18 @@ def find(name: str, folders: Sequence[Path]) -> Path | None:
     return next((f / name for f in folders if (f / name).is_file()), None)
 
 
+def engine_variants() -> list[Path]:
+    """The engine's variant tables: Unihan's links, then the edition's generic pairs (which win)."""
+    return [engine_data(UNIHAN_VARIANTS), engine_data(VARIANTS)]
+
+
 def load_variants(paths: Sequence[Path]) -> dict[str, str]:
-    """The variant table: the engine's generic pairs, then the edition's own (which win)."""
+    """The variant table: each file's pairs over the ones before it (the edition's own last, winning).
+
+    The Unihan table has a third column, the source of each pair; the others have two."""
     table: dict[str, str] = {}
     for path in paths:
-        for n, (variant, standard) in tsv_rows(path, 2):
+        for n, (variant, standard, *_) in tsv_rows(path, 3 if path.name == UNIHAN_VARIANTS else 2):
             if len(variant) != 1 or len(standard) != 1:
                 raise EditionError(path, f"a variant and its standard form must be one character each: {variant!r}", n)
             table[variant] = standard
@@ -78,7 +86,7 @@ def load_resources(folders: Sequence[Path], episodes_file: Path | None = None, e
     episodes_path = episodes_file or find(EPISODES, folders)
     if episodes_path is None:
         raise EditionError(folders[0] if folders else None, f"no {EPISODES} here: the edition needs its episodes")
-    variant_paths = [engine_data(VARIANTS)]
+    variant_paths = engine_variants()
     own = find(VARIANTS, folders)
     if own:
         variant_paths.append(own)
