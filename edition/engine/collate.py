@@ -27,10 +27,8 @@ from rapidfuzz.distance import Indel, Opcodes
 from .convert import char_to_simplified
 from .model import Family, Lacuna, Note, Reading, Span, Tokens
 from .normalise import is_mark, punct_key
+from .params import Params
 
-ANCHOR = 12  # letters of a unique stretch that anchors two copies
-CHUNK = 400  # letters between anchors at least (chunks are compared whole)
-LACUNA = 20  # letters a copy must lack at its start or end for the gap to be a lacuna
 QUOTE_KEYS = {"Q", "q"}
 QUOTE_MARKS = {"\x00" + k for k in QUOTE_KEYS}
 
@@ -64,7 +62,7 @@ class Sequence:
         return Tok(self.shown[k], key, self.at[k], key.startswith("\x00"))
 
 
-def anchors(a: str, b: str, k: int = ANCHOR, spacing: int = CHUNK) -> list[tuple[int, int]]:
+def anchors(a: str, b: str, k: int, spacing: int) -> list[tuple[int, int]]:
     """Letter positions (in a, in b) of stretches found once in each, in the same order, ``spacing`` apart."""
 
     def unique(s: str) -> dict[str, int]:
@@ -102,9 +100,9 @@ def anchors(a: str, b: str, k: int = ANCHOR, spacing: int = CHUNK) -> list[tuple
     return out
 
 
-def _chunks(base: Tokens, copy: Tokens) -> Iterator[tuple[int, int, int, int]]:
+def _chunks(base: Tokens, copy: Tokens, params: Params) -> Iterator[tuple[int, int, int, int]]:
     """(base start, base end, copy start, copy end) text ranges, cut before anchored letters."""
-    cuts = [(base.at[i], copy.at[j]) for i, j in anchors(base.n, copy.n) if i and j]
+    cuts = [(base.at[i], copy.at[j]) for i, j in anchors(base.n, copy.n, params.anchor, params.chunk) if i and j]
     prev = (0, 0)
     for cb, cc in cuts:
         yield prev[0], cb, prev[1], cc
@@ -359,7 +357,7 @@ class Collation:
     quote_styles: int  # quote marks written in another style than the base's (normalised silently)
 
 
-def compare(family: Family, base: Tokens, siglum: str, copy: Tokens, quiet: Silence) -> Collation:
+def compare(family: Family, base: Tokens, siglum: str, copy: Tokens, quiet: Silence, params: Params) -> Collation:
     """Every difference between one copy and the base of its family, and where the copy breaks off;
     ``quiet`` says what is normalised silently between them. One copy at a time, so a rebuild after an
     edit to one copy compares only that one again."""
@@ -368,7 +366,7 @@ def compare(family: Family, base: Tokens, siglum: str, copy: Tokens, quiet: Sile
     quote_count = 0
     seq_base, seq_copy = Sequence(base), Sequence(copy)
     diffs: list[tuple[str, list[Tok], list[Tok], int, int]] = []
-    for bs, be, cs, ce in _chunks(base, copy):
+    for bs, be, cs, ce in _chunks(base, copy, params):
         ra, rb = seq_base.span(bs, be), seq_copy.span(cs, ce)
         ops = Indel.opcodes(seq_base.keys[ra[0] : ra[1]], seq_copy.keys[rb[0] : rb[1]])  # one alignment for both
         quote_count += quotes(seq_base, seq_copy, ops, ra, rb)
@@ -383,7 +381,7 @@ def compare(family: Family, base: Tokens, siglum: str, copy: Tokens, quiet: Sile
         cls, ta, tb, _, _ = diffs[edge]
         letters = sum(not t.mark for t in ta)
         at_edge = (ta and ta[0].at == _first_letter(base)) if edge == 0 else (ta and ta[-1].at >= _last_letter(base))
-        if cls == "omission" and letters >= LACUNA and at_edge:
+        if cls == "omission" and letters >= params.lacuna and at_edge:
             where = 0 if edge == 0 else len(copy.text.rstrip())
             lacunae.append(
                 Lacuna(siglum, family.id, "start" if edge == 0 else "end", where, Span(family.base, *_span(ta, 0)))

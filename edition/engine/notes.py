@@ -169,7 +169,7 @@ def annotate(
             [
                 cache.get(
                     ("compare", f.id, keys[f.base], keys[s], quiet[s]),
-                    partial(compare, f, tokens[f.base], s, tokens[s], quiet[s]),
+                    partial(compare, f, tokens[f.base], s, tokens[s], quiet[s], resources.params),
                 )
                 for s in f.members
                 if s != f.base

@@ -62,6 +62,11 @@ class Params:
     merge: float = p(0.02, "Similarity each further segment of a several-to-one (or two-to-two) pairing must add.")
     moved: float = p(0.3, "Similarity a segment needs to join a row out of its witness's order (shown as moved).")
 
+    # collate: copies of one text, character by character
+    anchor: int = p(12, "Letters of a stretch found once in a copy and its base that anchors the two.")
+    chunk: int = p(400, "Letters between anchors at least (the stretches between are compared whole).")
+    lacuna: int = p(20, "Letters a copy must lack at its start or end for the gap to be a lacuna, not an omission.")
+
     # notes
     close: float = p(0.75, "Similarity of two cells above which every difference is noted (copies of one text).")
     short: int = p(4, "A substitution of at most this many characters a side is noted even untagged.")
