@@ -36,6 +36,8 @@ from edition.errors import EditionError
 from edition.interchange import published
 from edition.site.cache import SiteCache
 from edition.site.error import LastGoodSite
+from edition.site.parameters import MARKER as PARAMETERS
+from edition.site.parameters import parameters_table
 from edition.site.render import render_site
 
 log = logging.getLogger("mkdocs.plugins.edition")
@@ -60,6 +62,7 @@ def _pages(config, files: Files) -> tuple[dict[str, str], dict[str, str | bytes]
     seeds = project / os.environ.get("EDITION_SEEDS", "seeds")
     try:
         resources = load_resources(data_folders(seeds, project))
+        _state["parameters"] = parameters_table(resources.params)
         edition = build(seeds, resources, _cache)
     except EditionError as err:
         if _state["command"] != "serve":
@@ -129,5 +132,7 @@ def on_files(files: Files, config) -> Files:
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    """While the input is broken (`serve`), every page says so above its text."""
+    """While the input is broken (`serve`), every page says so above its text; the method page lists the
+    engine's parameters."""
+    markdown = markdown.replace(PARAMETERS, _state.get("parameters", ""))
     return _last_good.with_error(markdown, page.file.src_uri)

@@ -888,3 +888,16 @@ def test_serve_shows_the_error_and_recovers(tmp_path, monkeypatch):
     (seeds / "editorial.yaml").unlink()
     serve.build()
     assert serve.markdown("index.md") == "本文。"
+
+
+def test_the_method_page_lists_every_parameter_with_its_value(site):
+    """Every tuned value of the engine (edition/engine/params.py) is on the method page, with the edition's value
+    and its default: a number behind the figures that a reader cannot find is a number nobody can check."""
+    from dataclasses import fields
+
+    from edition.engine.params import Params
+
+    html = (site / "method" / "index.html").read_text(encoding="utf-8")
+    assert "edition:parameters" not in html
+    for f in fields(Params):
+        assert re.search(rf"<code>{f.name}</code></td>\s*<td>", html), f.name
