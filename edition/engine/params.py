@@ -72,11 +72,6 @@ class Params:
     short: int = p(4, "A substitution of at most this many characters a side is noted even untagged.")
 
 
-def describe() -> list[tuple[str, object, str]]:
-    """(name, default, meaning) of every parameter, for the method page."""
-    return [(f.name, f.default, f.metadata["doc"]) for f in fields(Params)]
-
-
 def load_params(path: Path | None) -> Params:
     """The defaults, with the values ``parameters.yaml`` sets (each checked for its type)."""
     if path is None:
