@@ -13,6 +13,7 @@ import json
 import random
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -371,6 +372,107 @@ def test_data_file_not_in_utf8_names_the_first_bad_byte(tmp_path, data_file, bom
 def test_unknown_keys_are_a_clear_error(tmp_path, data_file, text, key):
     msg = data_file_error(tmp_path, data_file, text)
     assert data_file in msg and "unknown" in msg and key in msg
+
+
+@pytest.mark.parametrize(
+    ("data_file", "text", "message"),
+    [
+        (
+            "catalogue.yaml",
+            "witnesses:\n  - file: a.txt\n    siglum: C\n    siglum: Z\n",
+            "line 4: key 'siglum' is given twice in one mapping (lines 3 and 4)",
+        ),
+        (
+            "catalogue.yaml",
+            "witnesses:\n  - file: a.txt\nwitnesses:\n  - file: b.txt\n",
+            "line 3: key 'witnesses' is given twice in one mapping (lines 1 and 3)",
+        ),
+        (
+            "episodes.yaml",
+            EPISODE + "    title: Y\n",
+            "line 5: key 'title' is given twice in one mapping (lines 3 and 5)",
+        ),
+        (
+            "editorial.yaml",
+            'notes:\n  - {witness: A, at: 城主, text: "first", text: "second"}\n',
+            "line 2: key 'text' is given twice in one mapping (line 2, columns 26 and 41)",
+        ),
+        (
+            "register.yaml",
+            "persons:\n  - id: li\n    name: 李世民\n    aliases: [太宗]\n    name: 李世勣\n",
+            "line 5: key 'name' is given twice in one mapping (lines 3 and 5)",
+        ),
+        (
+            "parameters.yaml",
+            "match: 0.5\nmatch: 0.6\n",
+            "line 2: key 'match' is given twice in one mapping (lines 1 and 2)",
+        ),
+    ],
+    ids=["catalogue-entry", "catalogue-top", "episodes", "editorial", "register", "parameters"],
+)
+def test_a_key_given_twice_is_a_clear_error(tmp_path, data_file, text, message):
+    seeds = folder(tmp_path, {"a.txt": A_TEXT})
+    (seeds / data_file).write_text(text, encoding="utf-8")
+    with pytest.raises(EditionError) as err:
+        build(seeds, editorial=True)
+    assert str(err.value) == f"{seeds / data_file}, {message}; YAML would keep only the last"
+
+
+# A kilobyte or less each: merge keys of merge keys (the issue's), aliases of aliases (the "billion laughs"),
+# and nesting deeper than libyaml's composer survives (it recurses on the C stack and crashes the process).
+BOMBS = {
+    "merge-keys": (
+        "m0: &m0 {a: 1, b: 2}\n"
+        + "".join(f"m{i}: &m{i} {{<<: [{', '.join([f'*m{i - 1}'] * 9)}]}}\n" for i in range(1, 12)),
+        "line 2: merge key '<<' at column 10",
+    ),
+    "aliases": (
+        "l0: &l0 [安, 市, 城, 主, 楊, 萬, 春, 唐, 太]\n"
+        + "".join(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]\n" for i in range(1, 12)),
+        "line 2: alias '*l0' at column 10",
+    ),
+    "nesting": ("a: " + "[" * 50_000 + "]" * 50_000 + "\n", "line 1: lists and mappings nested more than 50 deep"),
+}
+YAML_FILES = ["catalogue.yaml", "episodes.yaml", "editorial.yaml", "register.yaml"]
+
+
+@pytest.mark.parametrize("bomb", sorted(BOMBS))
+def test_a_yaml_bomb_is_refused_in_a_second_and_a_few_megabytes(tmp_path, bomb):
+    text, where = BOMBS[bomb]
+    path = tmp_path / "register.yaml"
+    path.write_text(text, encoding="utf-8")
+    # In a child: a bomb that went off would take the machine's memory, a hang the test's time, a crash pytest.
+    child = textwrap.dedent(
+        f"""
+        import json, resource, sys, time, tracemalloc
+        from pathlib import Path
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+        from edition.engine.datafile import read_yaml
+        from edition.errors import EditionError
+        tracemalloc.start()
+        t0 = time.perf_counter()
+        try:
+            read_yaml(Path({str(path)!r}))
+        except EditionError as err:
+            print(json.dumps([str(err), time.perf_counter() - t0, tracemalloc.get_traced_memory()[1]]))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", child], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    message, seconds, peak = json.loads(done.stdout)
+    assert message.startswith(f"{path}, {where}")
+    assert seconds < 1.0 and peak < 4_000_000, (seconds, peak)
+
+
+@pytest.mark.parametrize("data_file", YAML_FILES)
+def test_the_cli_refuses_a_bomb_in_any_data_file(tmp_path, data_file):
+    seeds = folder(tmp_path, {"a.txt": A_TEXT})
+    (seeds / data_file).write_text(BOMBS["merge-keys"][0], encoding="utf-8")
+    done = run_cli("check", seeds)  # within its timeout
+    assert done.returncode == 2 and done.stdout == ""
+    refused = "aliases (*name) and merge keys (<<) are not allowed in the edition's files"
+    assert done.stderr.startswith(f"error: {seeds / data_file}, {BOMBS['merge-keys'][1]}: {refused}")
+    assert done.stderr.count("\n") == 1
 
 
 @pytest.mark.parametrize(
