@@ -48,12 +48,15 @@ MARKUP = [
 
 
 def folder(
-    path: Path, files: dict[str, str | bytes], catalogue: str | None = None, episodes: str | None = None
+    path: Path, files: dict[str, str | bytes | Path], catalogue: str | None = None, episodes: str | None = None
 ) -> Path:
-    """A seeds folder under ``path``: text is written as UTF-8, bytes as they are."""
+    """A seeds folder under ``path``: text is written as UTF-8, bytes as they are, a ``Path`` as a link to it."""
     path.mkdir(parents=True, exist_ok=True)
     for name, content in files.items():
-        (path / name).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        if isinstance(content, Path):
+            (path / name).symlink_to(content)
+        else:
+            (path / name).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
     if catalogue is not None:
         (path / "catalogue.yaml").write_text(catalogue, encoding="utf-8")
     if episodes is not None:
@@ -302,6 +305,48 @@ def test_file_names_with_spaces_and_cjk(tmp_path):
     ed, data = built(folder(tmp_path, files, catalogue=cat))
     assert [(w["file"], w["siglum"]) for w in data["witnesses"]] == [("b c d.txt", "A"), ("第一本 安市 城.txt", "甲")]
     assert ed.witnesses[1].text == A_TEXT
+
+
+def test_a_link_to_a_file_outside_the_folder_is_refused(tmp_path):
+    secret = tmp_path / "home" / "id_rsa"
+    secret.parent.mkdir()
+    secret.write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n", encoding="utf-8")
+    for target in (secret, Path("../home/id_rsa")):  # absolute or relative, the file it reaches is outside
+        seeds = folder(tmp_path / f"seeds{len(str(target))}", {"a.txt": A_TEXT, "005_key.txt": target})
+        with pytest.raises(EditionError) as err:
+            build(seeds)
+        assert str(err.value) == (
+            f"{seeds / '005_key.txt'}: is a link to {secret}, outside {seeds}: "
+            "the edition reads only what is in its folder"
+        )
+
+
+def test_a_link_to_a_data_file_outside_the_folder_is_refused(tmp_path):
+    outside = folder(tmp_path / "elsewhere", {}, episodes=EPISODE)
+    seeds = folder(tmp_path / "seeds", {"a.txt": A_TEXT, "episodes.yaml": outside / "episodes.yaml"})
+    with pytest.raises(EditionError) as err:
+        build(seeds)
+    assert str(err.value).startswith(f"{seeds / 'episodes.yaml'}: is a link to {outside / 'episodes.yaml'}, outside")
+
+
+def test_links_within_the_folder_are_read(tmp_path):
+    seeds = folder(tmp_path, {"a.txt": A_TEXT, "b.txt": Path("a.txt"), "c.txt": Path("kept/c.txt")})
+    folder(seeds / "kept", {"c.txt": C_TEXT})
+    ed, _data = built(seeds)
+    assert [w.text for w in ed.witnesses] == [A_TEXT, A_TEXT, C_TEXT]
+    assert ed.warnings == []
+
+
+def test_dangling_links_and_loops_warn_and_are_skipped(tmp_path):
+    links = {"b.txt": Path("gone.txt"), "c.txt": Path("c.txt"), "d1.txt": Path("d2.txt"), "d2.txt": Path("d1.txt")}
+    ed, data = built(folder(tmp_path, {"a.txt": A_TEXT, **links}))
+    assert [w["file"] for w in data["witnesses"]] == ["a.txt"]
+    assert ed.warnings == [
+        f"{tmp_path / 'b.txt'}: a link to nothing; skipped, not a witness",
+        f"{tmp_path / 'c.txt'}: a loop of links; skipped, not a witness",
+        f"{tmp_path / 'd1.txt'}: a loop of links; skipped, not a witness",
+        f"{tmp_path / 'd2.txt'}: a loop of links; skipped, not a witness",
+    ]
 
 
 def test_two_files_with_one_siglum_is_a_clear_error(tmp_path):

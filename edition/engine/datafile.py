@@ -109,6 +109,17 @@ def _twice(key: object, first: yaml.Mark, again: yaml.Mark) -> str:
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 
 
+def within(path: Path, folder: Path) -> Path:
+    """``path``, which must stay in ``folder`` once every link is followed, or a clear error.
+
+    Whatever the edition reads is published, or quoted in its messages: a link in the seeds folder to
+    ``/etc/passwd`` or a key in the builder's home must not bring that file in."""
+    target, home = path.resolve(), folder.resolve()
+    if home not in target.parents:
+        raise EditionError(path, f"is a link to {target}, outside {home}: the edition reads only what is in its folder")
+    return path
+
+
 def read_text(path: Path) -> str:
     """A data file as text (UTF-8, BOM allowed), or a clear error."""
     try:

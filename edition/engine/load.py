@@ -7,13 +7,14 @@ project points into it, so decoding never guesses and never replaces bytes.
 from __future__ import annotations
 
 import codecs
+import errno
 import string
 from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import EditionError
 from .convert import detect_script
-from .datafile import check_keys, entries, read_yaml, text_field
+from .datafile import check_keys, entries, read_yaml, text_field, within
 from .model import Witness, WitnessMeta
 
 CATALOGUE = "catalogue.yaml"
@@ -130,16 +131,35 @@ def decode(path: Path, raw: bytes, encoding: str | None) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def witness_files(folder: Path) -> list[str]:
+def witness_files(folder: Path, warn: list[str]) -> list[str]:
+    """The names of the witness files in ``folder``, sorted; each a file in it, or a link to one in it.
+
+    A link is followed only within the folder (``within``); a dangling link or a loop is skipped with a
+    warning, as the editor may have left it there on purpose."""
     if not folder.is_dir():
         raise EditionError(folder, "is not a folder")
+    try:
+        names = sorted(p.name for p in folder.iterdir())
+    except OSError as exc:
+        raise EditionError(folder, f"cannot be listed ({exc.strerror})") from None
     # Hidden files (macOS "._x.txt" resource forks, editors' ".#x.txt" locks) are not witnesses.
-    return sorted(p.name for p in folder.iterdir() if p.suffix == ".txt" and not p.name.startswith(".") and p.is_file())
+    return [n for n in names if n.endswith(".txt") and not n.startswith(".") and _is_file(folder / n, folder, warn)]
+
+
+def _is_file(path: Path, folder: Path, warn: list[str]) -> bool:
+    """Whether ``path`` is a file once every link is followed (a link out of ``folder`` is an error)."""
+    try:
+        path.resolve(strict=True)
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a loop, before Python 3.13
+        loop = isinstance(exc, RuntimeError) or exc.errno == errno.ELOOP
+        warn.append(f"{path}: {'a loop of links' if loop else 'a link to nothing'}; skipped, not a witness")
+        return False
+    return within(path, folder).is_file()
 
 
 def load_witnesses(folder: Path, warn: list[str]) -> tuple[Witness, ...]:
     """Every ``*.txt`` in ``folder``, in file-name order; a clear error for the first bad one."""
-    files = witness_files(folder)
+    files = witness_files(folder, warn)
     if not files:
         raise EditionError(folder, "holds no witness (*.txt) files")
     witnesses = []
