@@ -8,8 +8,10 @@ Successful builds must keep the export contract (``contract_problems``); bad inp
 from __future__ import annotations
 
 import codecs
+import encodings
 import itertools
 import json
+import pkgutil
 import random
 import subprocess
 import sys
@@ -20,6 +22,7 @@ from typing import Any
 import pytest
 
 from edition.engine.export import to_dict, to_json
+from edition.engine.load import load_witnesses
 from edition.errors import EditionError
 from tests.contract import contract_problems
 from tests.support import build_folder as build
@@ -554,6 +557,57 @@ def test_catalogue_mistakes_are_clear_errors(tmp_path, catalogue, named):
     assert "catalogue.yaml" in str(err.value) and named in str(err.value)
 
 
+@pytest.mark.parametrize("encoding", ["hex", "rot13", "zlib", "base64", "uu", "bz2", "quopri"])
+def test_a_codec_that_is_not_a_text_encoding_is_a_clear_error(tmp_path, encoding):
+    cat = f"witnesses:\n  - file: a.txt\n    title: T\n    encoding: {encoding}\n"
+    with pytest.raises(EditionError) as err:
+        build(folder(tmp_path, {"a.txt": b"616263"}, catalogue=cat))
+    assert str(err.value).endswith(
+        f"catalogue.yaml, line 4: witness entry 1: '{encoding}' is not a text encoding (e.g. gb18030, big5, utf-16)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("encoding", "half"),
+    [("unicode_escape", rb"\ud800"), ("raw_unicode_escape", rb"\udfff"), ("utf-7", b"+2AA-")],
+)
+def test_a_decoded_half_surrogate_is_a_clear_error(tmp_path, encoding, half):
+    # Such a "character" cannot be written as UTF-8: it used to escape as a UnicodeEncodeError from the digest.
+    raw = "安市\n".encode(encoding) + b"xy" + half
+    cat = f"witnesses:\n  - file: a.txt\n    encoding: {encoding}\n"
+    with pytest.raises(EditionError) as err:
+        build(folder(tmp_path, {"a.txt": raw}, catalogue=cat))
+    assert str(err.value).startswith(f"{tmp_path / 'a.txt'}, line 2: decoded as {encoding} it holds U+D")
+    assert str(err.value).endswith("half of a UTF-16 pair and no character, at character 5")
+
+
+@pytest.mark.parametrize(("encoding", "raw"), [("idna", b"xn--zz"), ("punycode", b"a b"), ("undefined", b"a")])
+def test_a_codec_failing_without_a_position_is_a_clear_error(tmp_path, encoding, raw):
+    cat = f"witnesses:\n  - file: a.txt\n    encoding: {encoding}\n"
+    with pytest.raises(EditionError) as err:
+        build(folder(tmp_path, {"a.txt": raw}, catalogue=cat))
+    assert str(err.value).startswith(f"{tmp_path / 'a.txt'}: cannot be decoded as {encoding}: ")
+
+
+CODECS = sorted(m.name for m in pkgutil.iter_modules(encodings.__path__))
+# Bytes that trip one codec or another: escapes of half a UTF-16 pair, punycode, a UTF-16 BOM and a lone half.
+TRICKY = [rb"\ud800 +2AA- xn--zz a..b \\", "安市城主。\n".encode(), b"\xff\xfe\x00\xd8", b"plain\n"]
+
+
+@pytest.mark.parametrize("encoding", [*CODECS, "utf\\0"])
+def test_every_codec_python_has_gives_a_text_or_a_clear_error(tmp_path, encoding):
+    """No codec name, on no bytes, lets another exception out of loading (it would be a traceback, or stop `serve`)."""
+    cat = f'witnesses:\n  - file: a.txt\n    encoding: "{encoding}"\n'
+    for i, raw in enumerate(TRICKY):
+        seeds = folder(tmp_path / str(i), {"a.txt": raw}, catalogue=cat)
+        try:
+            (witness,) = load_witnesses(seeds, [])
+        except EditionError as err:
+            assert str(err).startswith(str(seeds))
+        else:
+            assert witness.text.encode("utf-8")  # a text every later stage can write
+
+
 def test_editor_episodes_replace_the_packaged_ones(tmp_path):
     ed = build(folder(tmp_path, {"a.txt": A_TEXT}, episodes=EPISODE))
     data = to_dict(ed)
@@ -663,6 +717,20 @@ BAD = {
         "episodes.yaml",
     ),
     "zero-witnesses": ({}, None, None, ""),
+    "hex-encoding": ({"a.txt": b"e5ae89"}, "witnesses:\n  - file: a.txt\n    encoding: hex\n", None, "catalogue.yaml"),
+    "half-surrogate": (
+        {"a.txt": rb"\u5b89\ud800"},
+        "witnesses:\n  - file: a.txt\n    encoding: unicode_escape\n",
+        None,
+        "a.txt",
+    ),
+    "link-out": ({"a.txt": A_TEXT, "b.txt": SEED_FILES[1]}, None, None, "b.txt"),
+    "duplicate-key": (
+        {"a.txt": A_TEXT},
+        "witnesses:\n  - file: a.txt\n    title: X\n    title: Y\n",
+        None,
+        "catalogue.yaml",
+    ),
 }
 
 
