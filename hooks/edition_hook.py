@@ -49,11 +49,21 @@ def _project(config) -> Path:
     return Path(config.config_file_path).parent
 
 
+def _seeds(config) -> Path:
+    return _project(config) / os.environ.get("EDITION_SEEDS", "seeds")
+
+
+def on_serve(server, config, builder):
+    """Rebuild on a save in the seeds folder built, which mkdocs.yml's ``watch:`` (``seeds``) names only by default."""
+    server.watch(str(_seeds(config)))
+    return server
+
+
 def _pages(config) -> tuple[dict[str, str], dict[str, str | bytes]]:
     """Generated pages and the downloads: the export JSON, the TEI and the schema (none when the input is broken
     under `serve`)."""
     project = _project(config)
-    seeds = project / os.environ.get("EDITION_SEEDS", "seeds")
+    seeds = _seeds(config)
     try:
         resources = load_resources(data_folders(seeds, project))
         edition = build(seeds, resources, _cache)
