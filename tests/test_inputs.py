@@ -324,12 +324,15 @@ def test_a_link_to_a_file_outside_the_folder_is_refused(tmp_path):
         )
 
 
-def test_a_link_to_a_data_file_outside_the_folder_is_refused(tmp_path):
-    outside = folder(tmp_path / "elsewhere", {}, episodes=EPISODE)
-    seeds = folder(tmp_path / "seeds", {"a.txt": A_TEXT, "episodes.yaml": outside / "episodes.yaml"})
+@pytest.mark.parametrize("data_file", ["catalogue.yaml", "episodes.yaml", "register.yaml", "variants.tsv"])
+def test_a_link_to_a_data_file_outside_the_folder_is_refused(tmp_path, data_file):
+    outside = folder(tmp_path / "elsewhere", {}, catalogue="witnesses: []\n", episodes=EPISODE)
+    (outside / "register.yaml").write_text("persons: []\n", encoding="utf-8")
+    (outside / "variants.tsv").write_text("# root:x:0:0:root:/root:/bin/bash\n", encoding="utf-8")
+    seeds = folder(tmp_path / "seeds", {"a.txt": A_TEXT, data_file: outside / data_file})
     with pytest.raises(EditionError) as err:
         build(seeds)
-    assert str(err.value).startswith(f"{seeds / 'episodes.yaml'}: is a link to {outside / 'episodes.yaml'}, outside")
+    assert str(err.value).startswith(f"{seeds / data_file}: is a link to {outside / data_file}, outside {seeds}")
 
 
 def test_links_within_the_folder_are_read(tmp_path):
@@ -350,6 +353,18 @@ def test_dangling_links_and_loops_warn_and_are_skipped(tmp_path):
         f"{tmp_path / 'd1.txt'}: a loop of links; skipped, not a witness",
         f"{tmp_path / 'd2.txt'}: a loop of links; skipped, not a witness",
     ]
+
+
+def test_a_folder_that_cannot_be_listed_is_a_clear_error(tmp_path, monkeypatch):
+    # As root every folder can be listed: the refusal is simulated, the message is the real one.
+    def refuse(self):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    seeds = folder(tmp_path, {"a.txt": A_TEXT})
+    monkeypatch.setattr(Path, "iterdir", refuse)
+    with pytest.raises(EditionError) as err:
+        build(seeds)
+    assert str(err.value) == f"{seeds}: cannot be listed (Permission denied)"
 
 
 def test_two_files_with_one_siglum_is_a_clear_error(tmp_path):
@@ -384,6 +399,13 @@ EPISODE = "episodes:\n  - id: x\n    title: X\n    cues: [城主]\n"
 def test_malformed_yaml_names_the_file_and_line(tmp_path, data_file, text, line):
     msg = data_file_error(tmp_path, data_file, text)
     assert data_file in msg and f", line {line}:" in msg
+
+
+def test_a_python_tag_runs_nothing(tmp_path):
+    made = tmp_path / "made"
+    msg = data_file_error(tmp_path, "catalogue.yaml", f"witnesses: !!python/object/apply:os.system [touch {made}]\n")
+    assert "catalogue.yaml, line 1: broken YAML at column 12: could not determine a constructor" in msg
+    assert not made.exists()
 
 
 def data_file_error(tmp_path, data_file: str, text: str) -> str:

@@ -39,7 +39,7 @@ def read_catalogue(folder: Path, files: list[str]) -> list[WitnessMeta]:
     given: dict[str, dict[str, str]] = {}
     lines: dict[str, int] = {}
     if path.exists():
-        for n, entry in enumerate(entries(path, read_yaml(path), "witnesses"), 1):
+        for n, entry in enumerate(entries(path, read_yaml(within(path, folder)), "witnesses"), 1):
             where = f"witness entry {n}"
             check_keys(path, entry, _CATALOGUE_KEYS, where)
             name = text_field(path, entry, "file", where, required=True)
