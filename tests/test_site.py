@@ -647,6 +647,12 @@ def test_an_image_in_an_editor_note_is_its_alt_text():
     )
 
 
+def test_an_editor_note_nested_too_deep_for_markdown_is_shown_as_typed():
+    text = "".join("  " * i + f"- <{i}>\n" for i in range(600))  # a RecursionError in Python-Markdown
+    html = str(editor_html(text))
+    assert html.startswith("<p>- &lt;0&gt;&#10;  - &lt;1&gt;") and "&lt;599&gt;" in html and "<li>" not in html
+
+
 def test_moved_segments_link_to_their_place_in_their_witness():
     texts = {"A": "甲乙。丙丁。", "B": "丙丁。甲乙。"}
     rows = [

@@ -5,7 +5,8 @@ note with its raw-HTML readers switched off (an editor's ``<b>`` or ``<script>``
 ``nh3`` (the Ammonia sanitiser) keeps only the elements and attributes listed here, and links only to
 relative addresses or http(s)/mailto: no script, no style, no event handler, no ``javascript:`` link.
 An image is shown as its alt text: the site loads nothing a note points to (a tracking pixel, a picture
-that will move), but the words the editor gave it stay.
+that will move), but the words the editor gave it stay. A note nested too deep for Python-Markdown is shown
+as typed.
 Line breaks between Chinese characters are joined first (``cjk.join_lines``), as on the hand-written pages.
 The result is a single line, so it can sit inside the one-line raw HTML blocks of the generated pages.
 """
@@ -17,7 +18,7 @@ import xml.etree.ElementTree as etree
 import markdown
 import nh3
 from markdown.treeprocessors import Treeprocessor
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .cjk import join_lines
 
@@ -53,6 +54,9 @@ def _converter() -> markdown.Markdown:
 
 def editor_html(text: str) -> Markup:
     """The note as safe HTML on one line (newlines kept as character references, for ``<pre>``)."""
-    html = _converter().convert(join_lines(text))
+    try:
+        html = _converter().convert(join_lines(text))
+    except RecursionError:  # Python-Markdown recurses per level: some 500 nested lists, which no note needs
+        html = f"<p>{escape(text)}</p>"
     clean = nh3.clean(html, tags=TAGS, attributes=ATTRIBUTES, url_schemes=SCHEMES, link_rel="noopener noreferrer")
     return Markup(clean.strip().replace("\r", "").replace("\n", "&#10;"))  # sanitised by nh3 above
