@@ -54,8 +54,11 @@ def _seeds(config) -> Path:
 
 
 def on_serve(server, config, builder):
-    """Rebuild on a save in the seeds folder built, which mkdocs.yml's ``watch:`` (``seeds``) names only by default."""
-    server.watch(str(_seeds(config)))
+    """Rebuild on a save in the seeds folder built, which mkdocs.yml's ``watch:`` (``seeds``) names only by default.
+
+    A folder that is not there cannot be watched (watchdog would stop the server): the pages say it is missing."""
+    if _seeds(config).is_dir():
+        server.watch(str(_seeds(config)))
     return server
 
 
