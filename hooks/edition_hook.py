@@ -55,11 +55,24 @@ def _project(config) -> Path:
     return Path(config.config_file_path).parent
 
 
+def _seeds(config) -> Path:
+    return _project(config) / os.environ.get("EDITION_SEEDS", "seeds")
+
+
+def on_serve(server, config, builder):
+    """Rebuild on a save in the seeds folder built, which mkdocs.yml's ``watch:`` (``seeds``) names only by default.
+
+    A folder that is not there cannot be watched (watchdog would stop the server): the pages say it is missing."""
+    if _seeds(config).is_dir():
+        server.watch(str(_seeds(config)))
+    return server
+
+
 def _pages(config, files: Files) -> tuple[dict[str, str], dict[str, str | bytes]]:
     """Generated pages and the downloads: the export JSON, the TEI and the schema (the last good build's when the
     input is broken under `serve`)."""
     project = _project(config)
-    seeds = project / os.environ.get("EDITION_SEEDS", "seeds")
+    seeds = _seeds(config)
     try:
         resources = load_resources(data_folders(seeds, project))
         _state["parameters"] = parameters_table(resources.params)

@@ -8,17 +8,21 @@ Successful builds must keep the export contract (``contract_problems``); bad inp
 from __future__ import annotations
 
 import codecs
+import encodings
 import itertools
 import json
+import pkgutil
 import random
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from edition.engine.export import to_dict, to_json
+from edition.engine.load import load_witnesses
 from edition.errors import EditionError
 from tests.contract import contract_problems
 from tests.support import build_folder as build
@@ -47,12 +51,15 @@ MARKUP = [
 
 
 def folder(
-    path: Path, files: dict[str, str | bytes], catalogue: str | None = None, episodes: str | None = None
+    path: Path, files: dict[str, str | bytes | Path], catalogue: str | None = None, episodes: str | None = None
 ) -> Path:
-    """A seeds folder under ``path``: text is written as UTF-8, bytes as they are."""
+    """A seeds folder under ``path``: text is written as UTF-8, bytes as they are, a ``Path`` as a link to it."""
     path.mkdir(parents=True, exist_ok=True)
     for name, content in files.items():
-        (path / name).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        if isinstance(content, Path):
+            (path / name).symlink_to(content)
+        else:
+            (path / name).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
     if catalogue is not None:
         (path / "catalogue.yaml").write_text(catalogue, encoding="utf-8")
     if episodes is not None:
@@ -303,6 +310,63 @@ def test_file_names_with_spaces_and_cjk(tmp_path):
     assert ed.witnesses[1].text == A_TEXT
 
 
+def test_a_link_to_a_file_outside_the_folder_is_refused(tmp_path):
+    secret = tmp_path / "home" / "id_rsa"
+    secret.parent.mkdir()
+    secret.write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n", encoding="utf-8")
+    for target in (secret, Path("../home/id_rsa")):  # absolute or relative, the file it reaches is outside
+        seeds = folder(tmp_path / f"seeds{len(str(target))}", {"a.txt": A_TEXT, "005_key.txt": target})
+        with pytest.raises(EditionError) as err:
+            build(seeds)
+        assert str(err.value) == (
+            f"{seeds / '005_key.txt'}: is a link to {secret}, outside {seeds}: "
+            "the edition reads only what is in its folder"
+        )
+
+
+@pytest.mark.parametrize("data_file", ["catalogue.yaml", "episodes.yaml", "register.yaml", "variants.tsv"])
+def test_a_link_to_a_data_file_outside_the_folder_is_refused(tmp_path, data_file):
+    outside = folder(tmp_path / "elsewhere", {}, catalogue="witnesses: []\n", episodes=EPISODE)
+    (outside / "register.yaml").write_text("persons: []\n", encoding="utf-8")
+    (outside / "variants.tsv").write_text("# root:x:0:0:root:/root:/bin/bash\n", encoding="utf-8")
+    seeds = folder(tmp_path / "seeds", {"a.txt": A_TEXT, data_file: outside / data_file})
+    with pytest.raises(EditionError) as err:
+        build(seeds)
+    assert str(err.value).startswith(f"{seeds / data_file}: is a link to {outside / data_file}, outside {seeds}")
+
+
+def test_links_within_the_folder_are_read(tmp_path):
+    seeds = folder(tmp_path, {"a.txt": A_TEXT, "b.txt": Path("a.txt"), "c.txt": Path("kept/c.txt")})
+    folder(seeds / "kept", {"c.txt": C_TEXT})
+    ed, _data = built(seeds)
+    assert [w.text for w in ed.witnesses] == [A_TEXT, A_TEXT, C_TEXT]
+    assert ed.warnings == []
+
+
+def test_dangling_links_and_loops_warn_and_are_skipped(tmp_path):
+    links = {"b.txt": Path("gone.txt"), "c.txt": Path("c.txt"), "d1.txt": Path("d2.txt"), "d2.txt": Path("d1.txt")}
+    ed, data = built(folder(tmp_path, {"a.txt": A_TEXT, **links}))
+    assert [w["file"] for w in data["witnesses"]] == ["a.txt"]
+    assert ed.warnings == [
+        f"{tmp_path / 'b.txt'}: a link to nothing; skipped, not a witness",
+        f"{tmp_path / 'c.txt'}: a loop of links; skipped, not a witness",
+        f"{tmp_path / 'd1.txt'}: a loop of links; skipped, not a witness",
+        f"{tmp_path / 'd2.txt'}: a loop of links; skipped, not a witness",
+    ]
+
+
+def test_a_folder_that_cannot_be_listed_is_a_clear_error(tmp_path, monkeypatch):
+    # As root every folder can be listed: the refusal is simulated, the message is the real one.
+    def refuse(self):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    seeds = folder(tmp_path, {"a.txt": A_TEXT})
+    monkeypatch.setattr(Path, "iterdir", refuse)
+    with pytest.raises(EditionError) as err:
+        build(seeds)
+    assert str(err.value) == f"{seeds}: cannot be listed (Permission denied)"
+
+
 def test_two_files_with_one_siglum_is_a_clear_error(tmp_path):
     cat = "witnesses:\n  - file: a.txt\n    siglum: X\n  - file: b.txt\n    siglum: X\n"
     with pytest.raises(EditionError) as err:
@@ -337,6 +401,13 @@ EPISODE = "episodes:\n  - id: x\n    title: X\n    cues: [城主]\n"
 def test_malformed_yaml_names_the_file_and_line(tmp_path, data_file, text, line):
     msg = data_file_error(tmp_path, data_file, text)
     assert data_file in msg and f", line {line}:" in msg
+
+
+def test_a_python_tag_runs_nothing(tmp_path):
+    made = tmp_path / "made"
+    msg = data_file_error(tmp_path, "catalogue.yaml", f"witnesses: !!python/object/apply:os.system [touch {made}]\n")
+    assert "catalogue.yaml, line 1: broken YAML at column 12: could not determine a constructor" in msg
+    assert not made.exists()
 
 
 def data_file_error(tmp_path, data_file: str, text: str) -> str:
@@ -376,6 +447,107 @@ def test_unknown_keys_are_a_clear_error(tmp_path, data_file, text, key):
 
 
 @pytest.mark.parametrize(
+    ("data_file", "text", "message"),
+    [
+        (
+            "catalogue.yaml",
+            "witnesses:\n  - file: a.txt\n    siglum: C\n    siglum: Z\n",
+            "line 4: key 'siglum' is given twice in one mapping (lines 3 and 4)",
+        ),
+        (
+            "catalogue.yaml",
+            "witnesses:\n  - file: a.txt\nwitnesses:\n  - file: b.txt\n",
+            "line 3: key 'witnesses' is given twice in one mapping (lines 1 and 3)",
+        ),
+        (
+            "episodes.yaml",
+            EPISODE + "    title: Y\n",
+            "line 5: key 'title' is given twice in one mapping (lines 3 and 5)",
+        ),
+        (
+            "editorial.yaml",
+            'notes:\n  - {witness: A, at: 城主, text: "first", text: "second"}\n',
+            "line 2: key 'text' is given twice in one mapping (line 2, columns 26 and 41)",
+        ),
+        (
+            "register.yaml",
+            "persons:\n  - id: li\n    name: 李世民\n    aliases: [太宗]\n    name: 李世勣\n",
+            "line 5: key 'name' is given twice in one mapping (lines 3 and 5)",
+        ),
+        (
+            "parameters.yaml",
+            "match: 0.5\nmatch: 0.6\n",
+            "line 2: key 'match' is given twice in one mapping (lines 1 and 2)",
+        ),
+    ],
+    ids=["catalogue-entry", "catalogue-top", "episodes", "editorial", "register", "parameters"],
+)
+def test_a_key_given_twice_is_a_clear_error(tmp_path, data_file, text, message):
+    seeds = folder(tmp_path, {"a.txt": A_TEXT})
+    (seeds / data_file).write_text(text, encoding="utf-8")
+    with pytest.raises(EditionError) as err:
+        build(seeds, editorial=True)
+    assert str(err.value) == f"{seeds / data_file}, {message}; YAML would keep only the last"
+
+
+# A kilobyte or less each: merge keys of merge keys (the issue's), aliases of aliases (the "billion laughs"),
+# and nesting deeper than libyaml's composer survives (it recurses on the C stack and crashes the process).
+BOMBS = {
+    "merge-keys": (
+        "m0: &m0 {a: 1, b: 2}\n"
+        + "".join(f"m{i}: &m{i} {{<<: [{', '.join([f'*m{i - 1}'] * 9)}]}}\n" for i in range(1, 12)),
+        "line 2: merge key '<<' at column 10",
+    ),
+    "aliases": (
+        "l0: &l0 [安, 市, 城, 主, 楊, 萬, 春, 唐, 太]\n"
+        + "".join(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]\n" for i in range(1, 12)),
+        "line 2: alias '*l0' at column 10",
+    ),
+    "nesting": ("a: " + "[" * 50_000 + "]" * 50_000 + "\n", "line 1: lists and mappings nested more than 50 deep"),
+}
+YAML_FILES = ["catalogue.yaml", "episodes.yaml", "editorial.yaml", "register.yaml"]
+
+
+@pytest.mark.parametrize("bomb", sorted(BOMBS))
+def test_a_yaml_bomb_is_refused_in_a_second_and_a_few_megabytes(tmp_path, bomb):
+    text, where = BOMBS[bomb]
+    path = tmp_path / "register.yaml"
+    path.write_text(text, encoding="utf-8")
+    # In a child: a bomb that went off would take the machine's memory, a hang the test's time, a crash pytest.
+    child = textwrap.dedent(
+        f"""
+        import json, resource, sys, time, tracemalloc
+        from pathlib import Path
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+        from edition.engine.datafile import read_yaml
+        from edition.errors import EditionError
+        tracemalloc.start()
+        t0 = time.perf_counter()
+        try:
+            read_yaml(Path({str(path)!r}))
+        except EditionError as err:
+            print(json.dumps([str(err), time.perf_counter() - t0, tracemalloc.get_traced_memory()[1]]))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", child], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    message, seconds, peak = json.loads(done.stdout)
+    assert message.startswith(f"{path}, {where}")
+    assert seconds < 1.0 and peak < 4_000_000, (seconds, peak)
+
+
+@pytest.mark.parametrize("data_file", YAML_FILES)
+def test_the_cli_refuses_a_bomb_in_any_data_file(tmp_path, data_file):
+    seeds = folder(tmp_path, {"a.txt": A_TEXT})
+    (seeds / data_file).write_text(BOMBS["merge-keys"][0], encoding="utf-8")
+    done = run_cli("check", seeds)  # within its timeout
+    assert done.returncode == 2 and done.stdout == ""
+    refused = "aliases (*name) and merge keys (<<) are not allowed in the edition's files"
+    assert done.stderr.startswith(f"error: {seeds / data_file}, {BOMBS['merge-keys'][1]}: {refused}")
+    assert done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
     ("text", "words"),
     [
         ("episodes:\n  - id: x\n    cues: [城主]\n", ["'x'", "title"]),
@@ -407,6 +579,57 @@ def test_catalogue_mistakes_are_clear_errors(tmp_path, catalogue, named):
     with pytest.raises(EditionError) as err:
         build(folder(tmp_path, {"a.txt": A_TEXT}, catalogue=catalogue))
     assert "catalogue.yaml" in str(err.value) and named in str(err.value)
+
+
+@pytest.mark.parametrize("encoding", ["hex", "rot13", "zlib", "base64", "uu", "bz2", "quopri"])
+def test_a_codec_that_is_not_a_text_encoding_is_a_clear_error(tmp_path, encoding):
+    cat = f"witnesses:\n  - file: a.txt\n    title: T\n    encoding: {encoding}\n"
+    with pytest.raises(EditionError) as err:
+        build(folder(tmp_path, {"a.txt": b"616263"}, catalogue=cat))
+    assert str(err.value).endswith(
+        f"catalogue.yaml, line 4: witness entry 1: '{encoding}' is not a text encoding (e.g. gb18030, big5, utf-16)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("encoding", "half"),
+    [("unicode_escape", rb"\ud800"), ("raw_unicode_escape", rb"\udfff"), ("utf-7", b"+2AA-")],
+)
+def test_a_decoded_half_surrogate_is_a_clear_error(tmp_path, encoding, half):
+    # Such a "character" cannot be written as UTF-8: it used to escape as a UnicodeEncodeError from the digest.
+    raw = "安市\n".encode(encoding) + b"xy" + half
+    cat = f"witnesses:\n  - file: a.txt\n    encoding: {encoding}\n"
+    with pytest.raises(EditionError) as err:
+        build(folder(tmp_path, {"a.txt": raw}, catalogue=cat))
+    assert str(err.value).startswith(f"{tmp_path / 'a.txt'}, line 2: decoded as {encoding} it holds U+D")
+    assert str(err.value).endswith("half of a UTF-16 pair and no character, at character 5")
+
+
+@pytest.mark.parametrize(("encoding", "raw"), [("idna", b"xn--zz"), ("punycode", b"a b"), ("undefined", b"a")])
+def test_a_codec_failing_without_a_position_is_a_clear_error(tmp_path, encoding, raw):
+    cat = f"witnesses:\n  - file: a.txt\n    encoding: {encoding}\n"
+    with pytest.raises(EditionError) as err:
+        build(folder(tmp_path, {"a.txt": raw}, catalogue=cat))
+    assert str(err.value).startswith(f"{tmp_path / 'a.txt'}: cannot be decoded as {encoding}: ")
+
+
+CODECS = sorted(m.name for m in pkgutil.iter_modules(encodings.__path__))
+# Bytes that trip one codec or another: escapes of half a UTF-16 pair, punycode, a UTF-16 BOM and a lone half.
+TRICKY = [rb"\ud800 +2AA- xn--zz a..b \\", "安市城主。\n".encode(), b"\xff\xfe\x00\xd8", b"plain\n"]
+
+
+@pytest.mark.parametrize("encoding", [*CODECS, "utf\\0"])
+def test_every_codec_python_has_gives_a_text_or_a_clear_error(tmp_path, encoding):
+    """No codec name, on no bytes, lets another exception out of loading (it would be a traceback, or stop `serve`)."""
+    cat = f'witnesses:\n  - file: a.txt\n    encoding: "{encoding}"\n'
+    for i, raw in enumerate(TRICKY):
+        seeds = folder(tmp_path / str(i), {"a.txt": raw}, catalogue=cat)
+        try:
+            (witness,) = load_witnesses(seeds, [])
+        except EditionError as err:
+            assert str(err).startswith(str(seeds))
+        else:
+            assert witness.text.encode("utf-8")  # a text every later stage can write
 
 
 def test_editor_episodes_replace_the_packaged_ones(tmp_path):
@@ -518,6 +741,20 @@ BAD = {
         "episodes.yaml",
     ),
     "zero-witnesses": ({}, None, None, ""),
+    "hex-encoding": ({"a.txt": b"e5ae89"}, "witnesses:\n  - file: a.txt\n    encoding: hex\n", None, "catalogue.yaml"),
+    "half-surrogate": (
+        {"a.txt": rb"\u5b89\ud800"},
+        "witnesses:\n  - file: a.txt\n    encoding: unicode_escape\n",
+        None,
+        "a.txt",
+    ),
+    "link-out": ({"a.txt": A_TEXT, "b.txt": SEED_FILES[1]}, None, None, "b.txt"),
+    "duplicate-key": (
+        {"a.txt": A_TEXT},
+        "witnesses:\n  - file: a.txt\n    title: X\n    title: Y\n",
+        None,
+        "catalogue.yaml",
+    ),
 }
 
 

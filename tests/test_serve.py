@@ -72,11 +72,11 @@ def get(url: str) -> tuple[int, str]:
 
 
 class Server:
-    def __init__(self, site: Path, log: Path) -> None:
+    def __init__(self, site: Path, log: Path, seeds: Path | None = None) -> None:
         self.addr = f"127.0.0.1:{free_port()}"
         self.base = f"http://{self.addr}{mount_path(site / 'mkdocs.yml')}"
         self.log = log
-        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "EDITION_SEEDS": str(site / "seeds")}
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "EDITION_SEEDS": str(seeds or site / "seeds")}
         with log.open("wb") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "mkdocs", "serve", "-f", str(site / "mkdocs.yml"), "-a", self.addr],
@@ -239,3 +239,20 @@ def test_serve_shows_bad_input_and_recovers(tmp_path):
     finally:
         server.stop()
     assert server.proc.returncode is not None
+
+
+def test_serve_rebuilds_on_a_save_in_the_edition_seeds_folder(tmp_path):
+    """An editor serving another folder (EDITION_SEEDS) sees each save, as in ``seeds`` (mkdocs.yml watches that)."""
+    site = site_copy(tmp_path / "site")
+    seeds = shutil.copytree(site / "seeds", tmp_path / "elsewhere")
+    witness = seeds / BROKEN_FILE
+    server = Server(site, tmp_path / "serve.log", seeds)
+    try:
+        page_b = "/witnesses/B/"
+        server.wait_for(page_b, lambda body: B_TITLE in body, STARTUP, "witness B's page")
+        witness.write_bytes(witness.read_bytes() + f"\n{NEW_WORD}。\n".encode())
+        server.wait_for(page_b, lambda body: NEW_WORD in body, REBUILD, "the word saved in EDITION_SEEDS")
+        # "Watching paths for changes: 'site/docs', …, 'elsewhere'" (relative to the server's working folder)
+        assert f"'{seeds.relative_to(site.parent)}'" in server.log.read_text(encoding="utf-8")
+    finally:
+        server.stop()

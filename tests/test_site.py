@@ -633,6 +633,26 @@ def test_editor_notes_are_sanitised():
     assert "<code>code</code>" in html and "<em>em</em>" in html and "一行二行" in html and "\n" not in html
 
 
+def test_an_image_in_an_editor_note_is_its_alt_text():
+    # Nothing is loaded from the note (a tracking pixel, a picture that moves), but the editor's words stay.
+    text = (
+        '見![城圖<b>](http://x.org/a.png "t")，又![](x.png)與[![連結圖](i.png)在此](https://e.org/)。\n\n'
+        "![甲][r]乙\n\n[r]: b.png"
+    )
+    html = str(editor_html(text))
+    assert "<img" not in html and "png" not in html
+    assert html == (
+        '<p>見城圖&lt;b&gt;，又與<a href="https://e.org/" rel="noopener noreferrer">連結圖在此</a>。</p>'
+        "&#10;<p>甲乙</p>"
+    )
+
+
+def test_an_editor_note_nested_too_deep_for_markdown_is_shown_as_typed():
+    text = "".join("  " * i + f"- <{i}>\n" for i in range(600))  # a RecursionError in Python-Markdown
+    html = str(editor_html(text))
+    assert html.startswith("<p>- &lt;0&gt;&#10;  - &lt;1&gt;") and "&lt;599&gt;" in html and "<li>" not in html
+
+
 def test_moved_segments_link_to_their_place_in_their_witness():
     texts = {"A": "甲乙。丙丁。", "B": "丙丁。甲乙。"}
     rows = [

@@ -3,6 +3,11 @@
 YAML mappings are read as ``Entry`` objects, dictionaries that remember the line
 they start on and the line of each key, so a check made long after parsing can
 still point the editor at the right place.
+
+These files are plain lists and mappings, so the YAML that can only hurt is refused before a
+node is built: aliases and merge keys (a kilobyte of nested ``<<: [*m, *m, …]`` expands to
+gigabytes), nesting deeper than any of them needs (libyaml's composer recurses on the C stack
+and crashes the process), and a key given twice in one mapping (YAML keeps the last silently).
 """
 
 from __future__ import annotations
@@ -31,11 +36,52 @@ class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     """SafeLoader whose mappings are ``Entry`` objects (libyaml's when present: five times faster)."""
 
 
+MAX_DEPTH = 50  # levels of nested lists and mappings; the edition's files use at most five
+
+
+class _Refused(yaml.YAMLError):
+    """YAML the edition's files do not accept, at a (1-based) line."""
+
+    def __init__(self, problem: str, line: int) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.line = line
+
+
+def _refuse_expansion(text: str) -> None:
+    """Refuse aliases, merge keys and deep nesting, from libyaml's event stream: before any node is composed.
+
+    One pass in constant memory (a seventh of the load's own time); a syntax error on the way is
+    raised as the parser's own, so it reads as it would from the load."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_Loader):
+        mark = event.start_mark
+        if isinstance(event, yaml.AliasEvent):
+            raise _Refused(_expands(f"alias '*{event.anchor}'", mark), mark.line + 1)
+        if isinstance(event, yaml.ScalarEvent) and event.value == "<<" and event.implicit[0]:
+            raise _Refused(_expands("merge key '<<'", mark), mark.line + 1)
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _Refused(
+                    f"lists and mappings nested more than {MAX_DEPTH} deep at column {mark.column + 1}", mark.line + 1
+                )
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
+def _expands(what: str, mark: yaml.Mark) -> str:
+    return (
+        f"{what} at column {mark.column + 1}: aliases (*name) and merge keys (<<) are not allowed in the edition's "
+        "files, as a few lines of them can expand without bound; write the values out"
+    )
+
+
 def _mapping(loader: _Loader, node: yaml.MappingNode) -> Entry:
-    loader.flatten_mapping(node)
     entry = Entry()
     entry.line = node.start_mark.line + 1
     entry.key_lines = {}
+    marks: dict[object, yaml.Mark] = {}  # of each key, to name both places of a key given twice
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
         try:
@@ -44,12 +90,34 @@ def _mapping(loader: _Loader, node: yaml.MappingNode) -> Entry:
             raise yaml.constructor.ConstructorError(
                 None, None, "a key must be plain text", key_node.start_mark
             ) from None
+        if key in marks:
+            raise _Refused(_twice(key, marks[key], key_node.start_mark), key_node.start_mark.line + 1)
         entry[key] = loader.construct_object(value_node, deep=True)
         entry.key_lines[str(key)] = key_node.start_mark.line + 1
+        marks[key] = key_node.start_mark
     return entry
 
 
+def _twice(key: object, first: yaml.Mark, again: yaml.Mark) -> str:
+    if first.line == again.line:
+        where = f"line {first.line + 1}, columns {first.column + 1} and {again.column + 1}"
+    else:
+        where = f"lines {first.line + 1} and {again.line + 1}"
+    return f"key '{key}' is given twice in one mapping ({where}); YAML would keep only the last"
+
+
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
+
+
+def within(path: Path, folder: Path) -> Path:
+    """``path``, which must stay in ``folder`` once every link is followed, or a clear error.
+
+    Whatever the edition reads is published, or quoted in its messages: a link in the seeds folder to
+    ``/etc/passwd`` or a key in the builder's home must not bring that file in."""
+    target, home = path.resolve(), folder.resolve()
+    if home not in target.parents:
+        raise EditionError(path, f"is a link to {target}, outside {home}: the edition reads only what is in its folder")
+    return path
 
 
 def read_text(path: Path) -> str:
@@ -69,7 +137,10 @@ def read_text(path: Path) -> str:
 def read_yaml(path: Path) -> Any:
     text = read_text(path)
     try:
+        _refuse_expansion(text)
         return yaml.load(text, Loader=_Loader)
+    except _Refused as exc:
+        raise EditionError(path, exc.problem, exc.line) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)

@@ -15,7 +15,7 @@ from importlib import resources as importlib_resources
 from pathlib import Path
 
 from ..errors import EditionError
-from .datafile import read_text, tsv_rows
+from .datafile import read_text, tsv_rows, within
 from .editorial import EDITORIAL, Directives, load_directives
 from .episodes import load_episodes
 from .model import EpisodeDef
@@ -51,8 +51,8 @@ def engine_data(name: str) -> Path:
 
 
 def find(name: str, folders: Sequence[Path]) -> Path | None:
-    """The first folder's ``name`` that exists."""
-    return next((f / name for f in folders if (f / name).is_file()), None)
+    """The first folder's ``name`` that exists (a link out of that folder is an error: see ``within``)."""
+    return next((within(f / name, f) for f in folders if (f / name).is_file()), None)
 
 
 def engine_variants() -> list[Path]:

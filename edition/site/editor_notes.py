@@ -4,15 +4,21 @@ The one place on the site where HTML is made from text rather than escaped: Pyth
 note with its raw-HTML readers switched off (an editor's ``<b>`` or ``<script>`` is shown as text), then
 ``nh3`` (the Ammonia sanitiser) keeps only the elements and attributes listed here, and links only to
 relative addresses or http(s)/mailto: no script, no style, no event handler, no ``javascript:`` link.
+An image is shown as its alt text: the site loads nothing a note points to (a tracking pixel, a picture
+that will move), but the words the editor gave it stay. A note nested too deep for Python-Markdown is shown
+as typed.
 Line breaks between Chinese characters are joined first (``cjk.join_lines``), as on the hand-written pages.
 The result is a single line, so it can sit inside the one-line raw HTML blocks of the generated pages.
 """
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as etree
+
 import markdown
 import nh3
-from markupsafe import Markup
+from markdown.treeprocessors import Treeprocessor
+from markupsafe import Markup, escape
 
 from .cjk import join_lines
 
@@ -21,15 +27,36 @@ ATTRIBUTES = {"a": {"href", "title"}}
 SCHEMES = {"http", "https", "mailto"}
 
 
+class _AltText(Treeprocessor):
+    """Each ``<img>`` replaced by its alt text (run after the inline patterns have made the images)."""
+
+    def run(self, root: etree.Element) -> None:
+        for parent in list(root.iter()):
+            for i in reversed(range(len(parent))):
+                image = parent[i]
+                if image.tag != "img":
+                    continue
+                text = (image.get("alt") or "") + (image.tail or "")
+                if i:
+                    parent[i - 1].tail = (parent[i - 1].tail or "") + text
+                else:
+                    parent.text = (parent.text or "") + text
+                parent.remove(image)
+
+
 def _converter() -> markdown.Markdown:
     md = markdown.Markdown(extensions=[])
     md.preprocessors.deregister("html_block")  # raw HTML blocks stay text
     md.inlinePatterns.deregister("html")  # and so do inline tags
+    md.treeprocessors.register(_AltText(md), "alt_text", 15)  # after "inline" (20)
     return md
 
 
 def editor_html(text: str) -> Markup:
     """The note as safe HTML on one line (newlines kept as character references, for ``<pre>``)."""
-    html = _converter().convert(join_lines(text))
+    try:
+        html = _converter().convert(join_lines(text))
+    except RecursionError:  # Python-Markdown recurses per level: some 500 nested lists, which no note needs
+        html = f"<p>{escape(text)}</p>"
     clean = nh3.clean(html, tags=TAGS, attributes=ATTRIBUTES, url_schemes=SCHEMES, link_rel="noopener noreferrer")
     return Markup(clean.strip().replace("\r", "").replace("\n", "&#10;"))  # sanitised by nh3 above
