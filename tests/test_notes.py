@@ -399,7 +399,7 @@ def test_counts_without_a_measure_are_never_set_against_each_other(both):
     numbers = {n.label: n.text for n in notes_of(both, "fact") if n.cls == "number"}
     assert "數目" not in numbers  # the bare label: differing counts of unknown things
     assert numbers["數目（人）"].startswith("數目（人）：A、B 作數萬人；C 作一万人；D、")
-    assert "四萬" in numbers["數目，所記同數"]
+    assert "四萬" in numbers["數目（兵），所記同數"]  # counted in men under arms (步騎四萬, 率兵四万)
 
 
 def test_dates_of_two_months_in_one_row_are_two_events(both):
@@ -450,8 +450,10 @@ def seg_of(text):
         ("特賜縑一百匹以示獎賞", [("匹", "100")]),
         ("又赐绢百匹", [("匹", "100")]),
         ("號令數萬人同時打草", [("人", "~10000")]),
-        ("率步骑兵四万殿后", [("count", "40000")]),
-        ("李世勣和李道宗领着四万步骑殿后", [("count", "40000")]),  # 步 here is foot soldiers, not paces
+        ("率步骑兵四万殿后", [("兵", "40000")]),  # men under arms: the word before counts them
+        ("李世勣和李道宗领着四万步骑殿后", [("兵", "40000")]),  # 步 here is foot soldiers, not paces
+        ("两人领步骑三万，押在大军最后", [("兵", "30000")]),
+        ("斬首四萬餘級", [("级", "~40000")]),
         ("行三十步而止", [("步", "30")]),
         ("一瘸一拐来到御营", []),  # an idiom, not a count
         ("让辽州、盖州的百姓举家渡过辽水", []),  # 百姓: the people

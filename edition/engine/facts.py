@@ -40,6 +40,9 @@ MEASURES = "匹人骑级里户口头件领艘员名石斤次层丈步座城道�
 _QUANTITY = re.compile(rf"[数几]?[{NUMERALS}]+[余多许]?(?:[{MEASURES}](?![骑卒兵军]))?")
 # (compared forms) a direction after a town (城南, 州东北), not a way one goes (南下, 西归) nor a gate (城南门)
 DIRECTION = re.compile(r"(?<=[城州县市])(?:东南|东北|西南|西北|[东西南北])(?![上下进行归撤渡去来还门风方面])")
+# (compared forms) what a count of soldiers is counted in when no measure word follows it: 步騎四萬, 四万步骑,
+# 率兵四万, 三千飞骑 -- men under arms, which two texts may number differently (四萬 / 三万 in the rearguard)
+TROOPS = ("步骑", "飞骑", "骑兵", "步兵", "人马", "兵马", "甲士", "兵", "骑", "卒")
 SINCE = "自从"  # (compared forms) "from": a date after it opens a stretch of time
 IDIOMS = {"万一", "万丈"}  # numerals that make a word, not a count (万一 in case; 豪情万丈)
 AGREE = 3  # independent families that must agree on a number or a date for a note to say so
@@ -98,11 +101,16 @@ def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
             continue  # 一一, 万万; 万一 (in case): words, not counts
         value, approx = number_value(word)
         start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
-        key = measure or "count"
+        key = measure or ("兵" if _troops(n, a, b) else "count")
         out.append(
             Said(tokens.siglum, start, end, tokens.text[start:end], "number", key, ("~" if approx else "") + value)
         )
     return out
+
+
+def _troops(n: str, a: int, b: int) -> bool:
+    """Whether the count n[a:b] counts men under arms: a word for them just before or just after it."""
+    return any(n[:a].endswith(t) or n[b:].startswith(t) for t in TROOPS)
 
 
 def directions(tokens: Tokens, seg: Segment, places: list[tuple[int, int]]) -> list[Said]:
