@@ -920,4 +920,4 @@ def test_the_method_page_lists_every_parameter_with_its_value(site):
     html = (site / "method" / "index.html").read_text(encoding="utf-8")
     assert "edition:parameters" not in html
     for f in fields(Params):
-        assert re.search(rf"<code>{f.name}</code></td>\s*<td>", html), f.name
+        assert re.search(rf"<code>{f.name}</code></td>\s*<td>", html), f.name  # and a value beside it

@@ -11,13 +11,13 @@ MARKER = "<!-- edition:parameters -->"  # where docs/method.md takes the table
 
 
 def parameters_table(params: Params) -> str:
-    """A Markdown table of every parameter: name, this edition's value (marked where parameters.yaml sets it),
-    the default, and its doc."""
-    lines = ["| 參數 | 此書之值 | 預設 | 意義 |", "| --- | --- | --- | --- |"]
+    """A Markdown table of every parameter: name, this edition's value (bold, with the default, where
+    parameters.yaml sets it), and its doc; three columns, which a phone's width holds."""
+    lines = ["| 參數 | 值 | 意義 |", "| --- | --- | --- |"]
     for f in fields(Params):
         value = getattr(params, f.name)
-        shown = f"**{_number(value)}**" if value != f.default else _number(value)
-        lines.append(f"| `{f.name}` | {shown} | {_number(f.default)} | {f.metadata['doc']} |")
+        shown = f"**{_number(value)}**（預設 {_number(f.default)}）" if value != f.default else _number(value)
+        lines.append(f"| `{f.name}` | {shown} | {f.metadata['doc']} |")
     return "\n".join(lines) + "\n"
 
 
