@@ -219,7 +219,7 @@ def test_a_number_told_differently_quotes_each_witness_as_it_reads(seeds_edition
     note saying "D 作一万人" would misquote D. D's 万人 sits in a sentence that spans the rows of A's."""
     facts = yaml.safe_load(GOLD_FACTS.read_text(encoding="utf-8"))["liao-marshes"]
     gold = next(f for f in facts if f["fact"] == "開道人數")
-    (note,) = [n for n in notes_of(seeds_edition, "fact") if n.episode == "liao-marshes" and n.cls == "number"]
+    (note,) = [n for n in notes_of(seeds_edition, "fact") if n.episode == "liao-marshes" and n.label == "數目（人）"]
     told = {s: r.text for r in note.readings for s in r.sigla}
     assert told == {s: v["text"] for s, v in gold["readings"].items()}
 

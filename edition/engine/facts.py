@@ -45,6 +45,7 @@ DIRECTION = re.compile(r"(?<=[城州县市])(?:东南|东北|西南|西北|[东�
 TROOPS = ("步骑", "飞骑", "骑兵", "步兵", "人马", "兵马", "甲士", "兵", "骑", "卒")
 SINCE = "自从"  # (compared forms) "from": a date after it opens a stretch of time
 IDIOMS = {"万一", "万丈"}  # numerals that make a word, not a count (万一 in case; 豪情万丈)
+APART = 10  # numbers in one row further apart than this many times count different things (never noted)
 AGREE = 3  # independent families that must agree on a number or a date for a note to say so
 BRACKET_MARKS = tuple(re.compile(f"[{re.escape(''.join(marks))}]") for marks in (BRACKETS, BRACKETS.values()))
 CLASS = {"direction": "place"}  # a direction from a town is noted as a place
@@ -97,8 +98,8 @@ def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
         digits = [c for c in word if c in NUMERALS]
         if not measure and len(digits) < 2:
             continue  # one numeral alone is an article or part of a word, not a count (一番, 百姓, 万岁)
-        if not measure and (len(set(digits)) == 1 or word in IDIOMS):
-            continue  # 一一, 万万; 万一 (in case): words, not counts
+        if not measure and (len(set(digits)) == 1 or word in IDIOMS or _either(digits)):
+            continue  # 一一, 万万; 万一 (in case); 十八九 (eight or nine in ten): words, not counts
         value, approx = number_value(word)
         start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
         key = measure or ("兵" if _troops(n, a, b) else "count")
@@ -106,6 +107,13 @@ def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
             Said(tokens.siglum, start, end, tokens.text[start:end], "number", key, ("~" if approx else "") + value)
         )
     return out
+
+
+def _either(digits: list[str]) -> bool:
+    """Whether a numeral ends in two neighbouring digits, "this or the next" (三四, 十八九): an estimate or a
+    share of ten, not a count a text states."""
+    order = "一二三四五六七八九"
+    return len(digits) >= 2 and digits[-2] in order and order.find(digits[-1]) == order.find(digits[-2]) + 1
 
 
 def _troops(n: str, a: int, b: int) -> bool:
@@ -142,6 +150,13 @@ def _unbroken(text: str) -> str:
     """Words as a reader quotes them: without the line breaks and brackets a printed page's layout put inside
     them (江夏\n王, a small-character note split at a column, 遼)(澤)."""
     return "".join(c for c in text if not c.isspace() and unicodedata.category(c) not in ("Ps", "Pe"))
+
+
+def _apart(values: Iterable[str]) -> bool:
+    """Whether numbers in one row differ by more than ten times: tellings of one count differ (一万 / 两万,
+    四萬 / 三万), a row's counts of different things (two men, ten thousand) by orders of magnitude."""
+    numbers = [float(v.lstrip("~")) for v in values if v.lstrip("~").replace(".", "", 1).isdigit()]
+    return bool(numbers) and max(numbers) > APART * min(numbers)
 
 
 def _whole(date: str) -> bool:
@@ -483,6 +498,8 @@ class Facts:
                 continue
             if key == "count" and not agreed:
                 continue  # counts of what? 三千 (飛騎) against 百八十 (里) in one row may count two things
+            if not agreed and kind == "number" and _apart(x.value for x in slot.values()):
+                continue  # 二人 (the two commanders), 萬人 (people moved), 四萬人 (the rearguard): two things counted
             if key == "date" and not all(_whole(x.value) for x in slot.values()):
                 continue  # 九月十八日 and 二十一日 may be two events' days: only whole dates are compared
             if key == "date" and not agreed and len(_months(x.value for x in slot.values())) > 1:
