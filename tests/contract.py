@@ -68,6 +68,7 @@ def contract_problems(data: dict[str, Any], texts: dict[str, str]) -> list[str]:
         for sp in spans:
             take(sig, sp, "unassigned")
     ids = set()
+    superseded: list[tuple[str, dict]] = []
     for note in data["notes"]:
         where = f"note {note.get('id')}"
         if note["id"] in ids:
@@ -96,6 +97,27 @@ def contract_problems(data: dict[str, Any], texts: dict[str, str]) -> list[str]:
                 slice_ok(sig, a, b, r["text"] if note["type"] == "collation" and len(r["sigla"]) == 1 else None, where)
         if note["type"] in ("fact", "lacuna", "editor") and not note["text"]:
             say(f"{where}: says nothing")
+        verdict = note.get("verdict")
+        if verdict is not None:
+            if note["type"] not in ("collation", "fact"):
+                say(f"{where}: a verdict on a {note['type']} note")
+            if verdict["kind"] == "adopt" and note["type"] != "collation":
+                say(f"{where}: adopts a reading outside a family")
+            adopted = verdict.get("adopted")
+            if adopted is not None and (
+                lemma is None
+                or (adopted["siglum"], adopted["start"], adopted["end"], adopted["was"])
+                != (lemma["siglum"], lemma["start"], lemma["end"], lemma["text"])
+                or adopted["text"] not in {r["text"] for r in note["readings"]}
+            ):
+                say(f"{where}: adopts what is not its lemma or a reading")
+        if "superseded_by" in note:
+            superseded.append((where, note))
+    by_id = {n["id"]: n for n in data["notes"]}
+    for where, note in superseded:
+        by = by_id.get(note["superseded_by"])
+        if note["type"] != "fact" or by is None or by["type"] != "editor" or by["episode"] != note["episode"]:
+            say(f"{where}: superseded by {note['superseded_by']}, no editor's fact of its episode")
     for x in data["lacunae"]:
         slice_ok(x["siglum"], x["at"], x["at"], None, "lacuna")
         if x["kind"] not in {"start", "end", "unfinished"}:

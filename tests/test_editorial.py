@@ -210,3 +210,125 @@ def test_register_suggest_proposes_the_names_of_an_unseen_corpus(tmp_path):
 
     data = yaml.safe_load(out)
     assert set(data) == {"persons", "places"} and all("id" in e for e in data["persons"] + data["places"])
+
+
+COPY = A_TEXT.replace("縑", "絹").replace("草枯", "草黃")  # B a copy of A: 縑 A ] 絹 B, and 枯 A ] 黃 B
+
+
+def _verdict_of(tmp_path, verdicts: str, texts=(A_TEXT, COPY)):
+    ed = build_folder(folder(tmp_path, "verdicts:\n" + verdicts, texts), editorial=True)
+    (note,) = [n for n in ed.notes if n.verdict is not None]
+    return ed, note
+
+
+def test_a_verdict_adopts_a_copys_reading_and_says_so(tmp_path):
+    """adopt: B on 縑 A ] 絹 B -- 據B改; the export gives the base's words the reading text replaces."""
+    ed, note = _verdict_of(tmp_path, "  - {witness: A, at: 賜縑百匹, adopt: B, text: '*絹*，見通鑑。'}\n")
+    assert (note.lemma_text, note.verdict.words, note.verdict.sigla) == ("縑", "據B改。", ("B",))
+    assert ed.editorial["verdicts"] == 1
+    export = _export(ed)
+    (x,) = [n for n in export["notes"] if "verdict" in n]
+    at = A_TEXT.index("縑")
+    assert x["verdict"] == {
+        "kind": "adopt",
+        "words": "據B改。",
+        "sigla": ["B"],
+        "reads": "絹",
+        "adopted": {"siglum": "A", "start": at, "end": at + 1, "text": "絹", "was": "縑"},
+        "text": "*絹*，見通鑑。",
+    }
+    assert contract_problems(export, {w.siglum: w.text for w in ed.witnesses}) == []
+    from edition.site.labels import emended
+
+    assert emended(x["verdict"]) == "「絹」原作「縑」，據B改。"  # as the base's reading text's 校勘記 says it
+
+
+@pytest.mark.parametrize(
+    ("verdict", "words"),
+    [
+        ("{witness: B, at: 賜絹百匹, adopt: A}", "B 誤。"),  # the base's reading stands
+        ("{witness: B, at: 賜絹百匹, suspect: 縑}", "B 疑當作縑。"),
+        ("{witness: A, at: 賜縑百匹, suspect: 縑帛}", "疑當作縑帛。"),  # the lemma: no sigla
+        ("{witness: A, at: 賜縑百匹, undecided: true}", "未知孰是。"),
+        ("{witness: A, at: 賜縑百匹, doubt: true, parallel: {source: 通鑑, reads: 縑}}", "存疑。他校：通鑑作縑。"),
+        (
+            "{witness: A, at: 賜縑百匹, parallel: [{source: 通鑑, reads: 縑}, {source: 舊唐書, reads: 絹}]}",
+            "他校：通鑑作縑。他校：舊唐書作絹。",
+        ),
+    ],
+    ids=["base", "suspect-copy", "suspect-lemma", "undecided", "doubt-parallel", "parallels"],
+)
+def test_each_verdict_in_the_words_of_a_collation_note(tmp_path, verdict, words):
+    _, note = _verdict_of(tmp_path, f"  - {verdict}\n")
+    assert note.verdict.words == words
+    assert note.verdict.adopted is None
+
+
+def _bad_verdict(tmp_path, verdicts: str) -> str:
+    with pytest.raises(EditionError) as err:
+        build_folder(folder(tmp_path, "verdicts:\n" + verdicts, (A_TEXT, COPY)), editorial=True)
+    return str(err.value)
+
+
+BAD_VERDICTS = {  # id: (the verdicts section, what its one error message says)
+    "witness": (
+        "  - {witness: Z, at: 賜縑百匹, adopt: B}\n",
+        ["line 2", "unknown witness 'Z'; the witnesses are A, B"],
+    ),
+    "words": (
+        "  - {witness: A, at: 賜縑千匹, adopt: B}\n",
+        ["line 2", "「賜縑千匹」 is not in witness A; closest: 「賜縑百匹」"],
+    ),
+    "adopt-witness": ("  - {witness: A, at: 賜縑百匹, adopt: Q}\n", ["line 2", "unknown witness 'Q'"]),
+    "twice": (
+        "  - {witness: A, at: 賜縑百匹, adopt: B}\n  - {witness: B, at: 賜絹百匹, undecided: true}\n",
+        ["line 3", "a second verdict on the note 「絹」 (the first at line 2)"],
+    ),
+    "no-note": (
+        "  - {witness: A, at: 長孫無忌, undecided: true}\n",
+        ["line 2", "names no collation or fact note: none lies in 「長孫無忌」 of witness A", "closest notes: 「縑」"],
+    ),
+    "several": (
+        "  - {witness: A, from: 草枯, to: 賜縑, undecided: true}\n",
+        [
+            "line 2",
+            "the verdict names 2 notes in 「草枯…賜縑」 of witness A (「枯」、「縑」): quote fewer words or give say:",
+        ],
+    ),
+    "two-kinds": (
+        "  - {witness: A, at: 賜縑百匹, adopt: B, doubt: true}\n",
+        ["line 2", "one verdict a note; it gives adopt, doubt"],
+    ),
+    "not-true": ("  - {witness: A, at: 賜縑百匹, undecided: yes please}\n", ["line 2", "'undecided' must be true"]),
+    "nothing": ("  - {witness: A, at: 賜縑百匹}\n", ["line 2", "no verdict; give one of adopt"]),
+    "parallel": ("  - {witness: A, at: 賜縑百匹, parallel: {source: 通鑑}}\n", ["line 2", "'reads' is missing"]),
+    "key": ("  - {witness: A, at: 賜縑百匹, verdict: adopt}\n", ["line 2", "unknown key(s) verdict"]),
+}
+
+
+@pytest.mark.parametrize(("verdicts", "words"), BAD_VERDICTS.values(), ids=BAD_VERDICTS)
+def test_bad_verdicts_are_one_clear_error(tmp_path, verdicts, words):
+    """Each bad verdict: one message with the file, the line and the closest words (or notes)."""
+    msg = _bad_verdict(tmp_path, verdicts)
+    assert "editorial.yaml" in msg and "\n" not in msg
+    for word in words:
+        assert word in msg, msg
+
+
+def test_a_verdict_adopts_only_within_a_family():
+    """A fact note between independent witnesses is judged (suspect, undecided, doubt), never adopted from."""
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        seeds = Path(tmp) / "seeds"
+        shutil.copytree(SEEDS, seeds)
+        yaml = (seeds / "editorial.yaml").read_text(encoding="utf-8")
+        line = '  - {witness: A, at: "令李世、李道宗", say: "李世", suspect: 李世勣'
+        assert line in yaml
+        (seeds / "editorial.yaml").write_text(
+            yaml.replace(line, '  - {witness: A, at: "令李世、李道宗", say: "李世", adopt: C'), encoding="utf-8"
+        )
+        with pytest.raises(EditionError) as err:
+            build_folder(seeds, editorial=True)
+    assert "adopt: a reading is adopted within a family" in str(err.value) and "「李世」 (李世勣)" in str(err.value)

@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 import yaml
 
-from edition.engine.vocabulary import CollationClass, EntityKind, FactClass, LacunaKind, NoteType, Script
+from edition.engine.vocabulary import CollationClass, EntityKind, FactClass, LacunaKind, NoteType, Script, VerdictKind
 from edition.interchange import TITLE, published
 from edition.interchange.schema import NAME, schema, schema_text
 from tests.interchange_corpora import NAMES, corpus
@@ -130,6 +130,7 @@ def test_the_schema_speaks_the_engine_vocabulary():
     assert props["lacuna"]["kind"]["enum"] == [k.value for k in LacunaKind]
     assert props["entry"]["kind"]["enum"] == [k.value for k in EntityKind]
     assert props["witness"]["script"]["enum"] == [s.value for s in Script]
+    assert props["verdict"]["kind"]["enum"] == [k.value for k in VerdictKind]
 
 
 def test_citation_cff():

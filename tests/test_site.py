@@ -178,7 +178,7 @@ def test_notes_and_marks_link_to_existing_anchors(site, edition):
             html,
         )
         mine = [n for n in export["notes"] if n["row"] in rows and rows[n["row"]][0] == ep["id"]]
-        mine = [n for n in mine if n["id"] not in repeats(mine)]
+        mine = [n for n in mine if n["id"] not in repeats(mine) and "superseded_by" not in n]  # the editor's instead
         # the apparatus, then the variant forms and missing commentary after it, under their own heading
         mine = [n for n in mine if not is_form(n)] + [n for n in mine if is_form(n)]
         assert [n for n, _, _ in listed] == [n["id"] for n in mine]
@@ -222,7 +222,8 @@ def test_notes_outside_the_episodes_are_on_their_family_base_page(site, edition)
 
 def test_an_editors_fact_marks_each_witness_words(site, edition):
     """The editor's facts (陳賜物者: A、B 作長孫無忌；D 作侍臣) mark the words of every witness they quote, in
-    that witness's cell of the episode page, as the machine's fact notes do; the note itself reads 某本作某."""
+    that witness's cell of the episode page, as the machine's fact notes do (words another episode tells, as A's
+    and B's 九月十八日 of 班師之日 in the dialogue, are on that page); the note itself reads 某本作某."""
     export, _ = edition
     episodes = {e["id"] for e in export["episodes"]}
     facts = [n for n in export["notes"] if n["type"] == "editor" and n["readings"] and n["episode"] in episodes]
@@ -231,10 +232,63 @@ def test_an_editors_fact_marks_each_witness_words(site, edition):
         html = page(site, episode_page(note["episode"]))
         cells = re.findall(r'<td data-w="(\w+)"[^>]*>(.*?)</td>', html)
         marked = {w for w, cell in cells if re.search(rf'data-notes="[^"]*\b{note["id"]}\b', cell)}
-        quoted = {s for r in note["readings"] for s in r["spans"]}
+        (ep,) = [e for e in export["episodes"] if e["id"] == note["episode"]]
+        here = {(s, x["start"], x["end"]) for row in ep["rows"] for s, cell in row["cells"].items() for x in cell}
+        quoted = {
+            s
+            for r in note["readings"]
+            for s, (a, b) in r["spans"].items()
+            if any(t == s and c <= a and b <= d for t, c, d in here)
+        }
         assert quoted <= marked, (note["text"], quoted, marked)
         item = re.search(rf'<li id="{note["id"]}" .*?</li>', html).group()
         assert escape_text(note["text"].split("。")[0]) in item
+
+
+def test_a_verdict_round_trips_from_the_editors_file_to_the_page(site, edition):
+    """YAML -> JSON -> TEI -> page: the seeds' verdict on A's 透 (adopt: B) is in the site's edition.json with
+    the words and the adopted text, in the TEI as the adopted rdg with @resp and a verdict note, and on the
+    episode page after the 某本作某; every verdict of the file is on its note's line."""
+    from edition.interchange.tei import to_tei
+
+    export, texts = edition
+    written = yaml.safe_load((SEEDS / "editorial.yaml").read_text(encoding="utf-8"))["verdicts"]
+    judged = [n for n in export["notes"] if "verdict" in n]
+    assert len(judged) == len(written)
+    (note,) = [n for n in judged if n["verdict"]["kind"] == "adopt"]
+    assert (note["lemma"]["text"], note["readings"][0]["text"], note["verdict"]["words"]) == ("透", "通", "據B改。")
+    assert note["verdict"]["adopted"] == {
+        **{k: note["lemma"][k] for k in ("siglum", "start", "end")},
+        "text": "通",
+        "was": "透",
+    }
+    tei = to_tei(export, texts).decode()
+    rdg = f'<rdg wit="#B" type="substantive" n="{note["id"]}" resp="#editor">通</rdg>'
+    verdict = f'<note type="verdict" subtype="adopt" resp="#editor" n="{note["id"]}">據B改。</note>'
+    assert rdg + verdict in tei
+    for n in judged:
+        item = re.search(rf'<li id="{n["id"]}" .*?</li>', page(site, episode_page(n["episode"]))).group()
+        assert f'<span class="ed-verdict">{escape_text(n["verdict"]["words"])}</span>' in item
+    item = re.search(rf'<li id="{note["id"]}" .*?</li>', page(site, episode_page(note["episode"]))).group()
+    assert '<span class="rdg">通</span> <span class="sig">B</span>。<span class="ed-verdict">據B改。</span>' in item
+
+
+def test_the_machine_never_contradicts_the_editor_on_the_page(site, edition):
+    """The machine's 時日 note on the day of 班師 (所記同日) is superseded by the editor's 班師之日 fact: kept in the
+    export, marked, and shown on no page (its marks neither); the 凡例 says so and how many."""
+    export, _ = edition
+    by_id = {n["id"]: n for n in export["notes"]}
+    superseded = [n for n in export["notes"] if "superseded_by" in n]
+    day = next(n for n in superseded if n["label"].startswith("時日"))
+    assert (
+        by_id[day["superseded_by"]]["label"] == "班師之日" and by_id[day["superseded_by"]]["episode"] == day["episode"]
+    )
+    for n in superseded:
+        html = page(site, episode_page(n["episode"]))
+        assert f'id="{n["id"]}"' not in html and not re.search(rf'data-notes="[^"]*\b{n["id"]}\b', html)
+        assert f'<li id="{n["superseded_by"]}" ' in html
+    conventions = page(site, "conventions.md")
+    assert f"以編者為準，程式的校記不出（本版 {len(superseded)} 條" in conventions
 
 
 def is_form(note) -> bool:

@@ -120,13 +120,15 @@ def test_every_app_has_one_reading_per_witness_it_names(case):
 
 def test_every_note_is_in_it(case):
     """Collation notes are apps (or, where no app can hold them, notes) with the note's id in @n; the others
-    are notes with it as xml:id."""
+    are notes with it as xml:id -- but a machine note an editor's fact supersedes, left out as on the page."""
     _, export, _, data = case
     doc = _doc(data)
     named = {n for el in doc.iter() for n in (el.get("n") or "").split()}
     ids = {el.get(XML_ID) for el in doc.iter(f"{{{TEI_NS}}}note")}
     for note in export["notes"]:
-        if note["type"] == "collation":
+        if "superseded_by" in note:
+            assert note["id"] not in ids and note["id"] not in named, note
+        elif note["type"] == "collation":
             assert note["id"] in named, note
         else:
             assert note["id"] in ids, note
@@ -286,6 +288,33 @@ def test_editor_notes_carry_the_editor():
         )
         assert said == (quoted or {n["lemma"]["text"]})
     assert any(len(n["readings"]) >= 2 for n in editor)
+
+
+def test_verdicts_carry_the_editor():
+    """The seeds' verdicts: the adopted reading's rdg with @resp, a note type="verdict" in the app (or after a
+    fact's note, pointing to it) in the 校勘記's words."""
+    export, texts, _ = corpus("seeds-editorial")
+    judged = [n for n in export["notes"] if "verdict" in n]
+    assert {n["verdict"]["kind"] for n in judged} >= {"adopt", "suspect", "undecided"}
+    doc = _doc(to_tei(export, texts))
+    for n in judged:
+        (el,) = doc.xpath("//t:note[@type='verdict'][@n=$i]", i=n["id"], namespaces=NS)
+        assert el.get("resp") == "#editor" and el.get("subtype") == n["verdict"]["kind"]
+        assert el.text == n["verdict"]["words"] + (" " + n["verdict"]["text"] if "text" in n["verdict"] else "")
+        if n["type"] == "fact":
+            assert el.get("target") == "#" + n["id"] and el.getprevious().get(XML_ID) == n["id"]
+            continue
+        app = el.getparent()
+        assert app.tag == T + "app" and n["id"] in app.get("n").split()
+        resp = [r for r in app if r.tag in (T + "lem", T + "rdg") and r.get("resp") == "#editor"]
+        if n["verdict"]["kind"] == "adopt":
+            (rdg,) = resp
+            assert rdg.get("wit") == " ".join("#" + s for s in n["verdict"]["sigla"])
+            assert "".join(rdg.itertext()) == n["verdict"]["reads"]
+        else:
+            assert resp == []
+    adopted = next(n for n in judged if n["verdict"]["kind"] == "adopt")
+    assert adopted["verdict"]["words"] == "據B改。"  # 透 A ] 通 B
 
 
 def test_moved_passages_link_to_where_the_witness_tells_them():

@@ -11,6 +11,8 @@ closest matches. Directives win over the machine; what they override is counted.
     facts:     a fact the editor states in the 某本作某 manner, quoting each witness's words
     suppress:  machine notes the editor rejects, by episode (and row) and lemma or label
     silent:    note classes not noted at all (listed once in the 凡例 instead)
+    verdicts:  the editor's verdict on a machine note, named by its place (witness and words): the reading the
+               edition adopts (據B改), a suspicion (疑當作某), no decision (未知孰是) or 存疑; and 他校 parallels
 """
 
 from __future__ import annotations
@@ -21,10 +23,12 @@ from pathlib import Path
 from ..errors import EditionError
 from .datafile import Entry, check_keys, read_yaml, text_field, texts_field
 from .model import Witness
-from .vocabulary import CollationClass
+from .vocabulary import CollationClass, VerdictKind
 
 EDITORIAL = "editorial.yaml"
-SECTIONS = {"assign", "rows", "notes", "facts", "suppress", "silent"}
+SECTIONS = {"assign", "rows", "notes", "facts", "suppress", "silent", "verdicts"}
+DECISIONS = (VerdictKind.ADOPT, VerdictKind.SUSPECT, VerdictKind.UNDECIDED, VerdictKind.DOUBT)  # one a verdict
+VERDICT_KEYS = {"witness", "from", "to", "at", "say", "episode", "text", "parallel", *DECISIONS}
 SILENCEABLE = set(CollationClass)  # the collation classes; a fact or the editor's own note is never silenced
 NONE = "none"
 
@@ -60,6 +64,22 @@ class Fact:
 
 
 @dataclass(frozen=True)
+class Ruling:
+    """A verdict as the editor writes it: the note at ``say`` inside the quoted passage (``""``: the passage),
+    checked to stand in ``episode`` if given; ``kind`` a VerdictKind (``parallel``: a 他校 parallel alone), ``reading``
+    the adopted witness (adopt) or the words the text should read (suspect)."""
+
+    quote: Quote
+    say: str
+    episode: str | None
+    kind: str
+    reading: str
+    parallels: tuple[tuple[str, str], ...]
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
 class Directives:
     """The editor's file as written (quotes unresolved), with the line of every directive."""
 
@@ -70,6 +90,50 @@ class Directives:
     facts: tuple[Fact, ...] = ()
     suppress: tuple[tuple[str, str | None, str, int], ...] = ()  # episode, row (number or id), lemma/label, line
     silent: tuple[str, ...] = ()
+    verdicts: tuple[Ruling, ...] = ()
+
+
+def _ruling(path: Path, item: Entry, where: str) -> Ruling:
+    """One ``verdicts`` entry: its quote, at most one verdict (``adopt: B``, ``suspect: 某``, ``undecided: true``,
+    ``doubt: true``) and any ``parallel: {source, reads}`` (or a list of them); one of the two at least."""
+    q = _quote(path, item, where, VERDICT_KEYS)
+    kinds = [k for k in DECISIONS if k in item]
+    if len(kinds) > 1:
+        raise EditionError(path, f"{where}: one verdict a note; it gives {', '.join(kinds)}", item.line_of(kinds[1]))
+    kind, reading = (kinds[0], "") if kinds else (VerdictKind.PARALLEL, "")
+    if kind in (VerdictKind.ADOPT, VerdictKind.SUSPECT):
+        reading = text_field(path, item, kind, where, required=True)
+    elif kind != VerdictKind.PARALLEL and item[kind] is not True:
+        raise EditionError(path, f"{where}: '{kind}' must be true", item.line_of(kind))
+    raw = item.get("parallel") or []
+    parallels = []
+    for x in raw if isinstance(raw, list) else [raw]:
+        if not isinstance(x, Entry):
+            raise EditionError(path, f"{where}: 'parallel' must be {{source, reads}} or a list of them", item.line)
+        check_keys(path, x, {"source", "reads"}, f"{where}, parallel")
+        parallels.append(
+            (
+                text_field(path, x, "source", f"{where}, parallel", required=True),
+                text_field(path, x, "reads", f"{where}, parallel", required=True),
+            )
+        )
+    if kind == VerdictKind.PARALLEL and not parallels:
+        raise EditionError(
+            path,
+            f"{where}: no verdict; give one of adopt: <siglum>, suspect: <words>, undecided: true, doubt: true, "
+            "or a parallel: {source, reads}",
+            item.line,
+        )
+    return Ruling(
+        q,
+        text_field(path, item, "say", where),
+        text_field(path, item, "episode", where) or None,
+        kind,
+        reading,
+        tuple(parallels),
+        text_field(path, item, "text", where),
+        item.line,
+    )
 
 
 def _quote(path: Path, item: Entry, where: str, keys: set[str]) -> Quote:
@@ -168,7 +232,12 @@ def load_directives(path: Path | None) -> Directives:
                 data.line_of("silent"),
             )
         silent.append(value)
-    return Directives(path, tuple(assign), tuple(rows), tuple(notes), tuple(facts), tuple(suppress), tuple(silent))
+    verdicts = tuple(
+        _ruling(path, mapping(raw, "verdicts", n), f"verdicts entry {n}") for n, raw in enumerate(items("verdicts"), 1)
+    )
+    return Directives(
+        path, tuple(assign), tuple(rows), tuple(notes), tuple(facts), tuple(suppress), tuple(silent), verdicts
+    )
 
 
 def closest(text: str, words: str, n: int = 3) -> list[str]:

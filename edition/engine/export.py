@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .model import Edition, Note, Segment
+from .model import Edition, Note, Segment, Verdict
+from .vocabulary import NoteType
 
 FORMAT = "edition-export/2"
 
@@ -22,7 +23,29 @@ def _segment(seg: Segment, moved: bool) -> dict[str, Any]:
     return out
 
 
-def _note(k: int, note: Note) -> dict[str, Any]:
+def _verdict(v: Verdict) -> dict[str, Any]:
+    """The editor's verdict on a note: its kind and the 校勘記's words, and what it needs of the rest."""
+    out: dict[str, Any] = {"kind": v.kind, "words": v.words}
+    if v.sigla:
+        out["sigla"] = list(v.sigla)
+    if v.reads:
+        out["reads"] = v.reads
+    if v.adopted is not None:
+        out["adopted"] = {
+            "siglum": v.adopted.siglum,
+            "start": v.adopted.start,
+            "end": v.adopted.end,
+            "text": v.reads,
+            "was": v.was,
+        }
+    if v.parallels:
+        out["parallels"] = [{"source": s, "reads": r} for s, r in v.parallels]
+    if v.text:
+        out["text"] = v.text
+    return out
+
+
+def _note(k: int, note: Note, by: dict[tuple[str | None, str], str]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": f"n{k}",
         "type": note.type,
@@ -52,6 +75,10 @@ def _note(k: int, note: Note) -> dict[str, Any]:
         ],
         "text": note.text,
     }
+    if note.verdict is not None:
+        out["verdict"] = _verdict(note.verdict)
+    if note.superseded:
+        out["superseded_by"] = by[(note.episode, note.superseded)]
     return out
 
 
@@ -60,6 +87,11 @@ def to_dict(edition: Edition) -> dict[str, Any]:
     family_of = {s: f.id for f in edition.families for s in f.members}
     scripts = {w.siglum: w.script for w in edition.witnesses}
     rows_of = {row.id: (ep.episode.id, row) for ep in edition.episodes for row in ep.rows}
+    facts = {  # an editor's fact by episode and label: what a machine note it supersedes points to
+        (n.episode, n.label): f"n{k}"
+        for k, n in reversed(list(enumerate(edition.notes, 1)))
+        if n.type == NoteType.EDITOR and n.label and n.readings
+    }
     return {
         "format": FORMAT,
         "witnesses": [
@@ -100,7 +132,7 @@ def to_dict(edition: Edition) -> dict[str, Any]:
             s: [{"start": sp.start, "end": sp.end, "text": texts[s][sp.start : sp.end]} for sp in spans]
             for s, spans in edition.unassigned.items()
         },
-        "notes": [_note(k, n) for k, n in enumerate(edition.notes, 1)],
+        "notes": [_note(k, n, facts) for k, n in enumerate(edition.notes, 1)],
         "lacunae": [
             {
                 "siglum": x.siglum,

@@ -172,6 +172,24 @@ class Reading:
 
 
 @dataclass(frozen=True)
+class Verdict:
+    """The editor's verdict on a machine note (``verdicts:``): ``kind`` a VerdictKind; ``sigla`` the witnesses whose
+    reading the edition adopts (adopt); ``reads`` the adopted words (adopt) or what the text should read (suspect);
+    ``adopted`` where the base's reading text changes (adopt of a copy's reading: the base's lemma, shown as
+    ``reads``; ``was`` its own words); ``parallels`` (source, its words): 他校; ``words`` the 校勘記's sentences
+    (據B改。他校：通鑑作李世勣。); ``text`` the editor's Markdown after them."""
+
+    kind: str
+    words: str
+    sigla: tuple[str, ...] = ()
+    reads: str = ""
+    adopted: Span | None = None
+    was: str = ""
+    parallels: tuple[tuple[str, str], ...] = ()
+    text: str = ""
+
+
+@dataclass(frozen=True)
 class Note:
     """One apparatus entry.
 
@@ -193,6 +211,8 @@ class Note:
     episode: str | None = None
     row: str | None = None
     text: str = ""  # the note in words (某本作某), or the editor's Markdown
+    verdict: Verdict | None = None  # the editor's verdict on it (``verdicts:``)
+    superseded: str = ""  # a machine fact note an editor's fact covers: that fact's label (the page omits it)
 
 
 @dataclass(frozen=True)

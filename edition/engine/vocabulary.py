@@ -18,6 +18,16 @@ class NoteType(StrEnum):
     EDITOR = "editor"  # the editor's own note or fact
 
 
+class VerdictKind(StrEnum):
+    """The editor's verdict on a note (``verdicts:`` in the editor's file), as a 校勘記 words it."""
+
+    ADOPT = "adopt"  # the edition adopts a reading: 據B改 (the base's reading text shows it, 原作某)
+    SUSPECT = "suspect"  # 疑當作某
+    UNDECIDED = "undecided"  # 未知孰是
+    DOUBT = "doubt"  # 存疑
+    PARALLEL = "parallel"  # no decision of these, a 他校 parallel alone (他校：通鑑作某)
+
+
 class CollationClass(StrEnum):
     """What a difference between a copy and its base is (the order is the 凡例's)."""
 

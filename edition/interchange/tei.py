@@ -14,11 +14,13 @@ The document (valid against ``tei_all``, P5 4.3.0):
   row id) holding one ``app type="row"``: a ``rdgGrp type="family"`` per family that tells the moment
   (its base's reading is the ``lem``), ``rdg type="spanned"`` for a witness whose cell above covers this
   row (a ``ptr`` to it), ``rdg type="absent"`` for the witnesses that do not tell it, and the row's fact
-  and editor's notes as ``note``. Every piece of witness text in a reading is a ``seg`` with an
-  ``xml:id`` (``type="moved"`` where the witness tells it elsewhere; ``@corresp`` points to that place
-  in the witness's own order). The collation (``edition.engine.collate``) is the only thing that aligns a
-  copy with its base: every collation note is one ``app`` (``@type`` its class, ``@n`` its id), at its
-  lemma in the base's text, its ``rdg``s the copies' readings. Within a family, where all members' cells
+  and editor's notes as ``note`` (a machine fact note an editor's fact supersedes is left out, as on the page).
+  The editor's verdicts (:mod:`tei_verdicts`): the adopted ``lem``/``rdg`` with ``@resp="#editor"`` and a
+  ``note type="verdict"`` in the note's ``app`` (after a fact's ``note``). Every piece of witness text in a
+  reading is a ``seg`` with an ``xml:id`` (``type="moved"`` where the witness tells it elsewhere; ``@corresp``
+  points to that place in the witness's own order). The collation (``edition.engine.collate``) is the only
+  thing that aligns a copy with its base: every collation note is one ``app`` (``@type`` its class, ``@n`` its
+  id), at its lemma in the base's text, its ``rdg``s the copies' readings. Within a family, where all members' cells
   stand for the base's one to one as the collation aligns them, the family has a single reading: the
   notes are nested ``app``s in it, and between them the differences the collation passes silently
   (:func:`edition.engine.collate.silent`: ``@cause`` quote-style, script, unpunctuated, silenced;
@@ -54,6 +56,7 @@ from . import TITLE
 from .tei_header import CLASS_WORDS, header, standoff
 from .tei_marks import Mark, clustered, tree, within_place
 from .tei_read import witness_texts
+from .tei_verdicts import add_verdicts
 from .tei_xml import TEI, TEI_NS, XML_ID, XML_LANG, XML_SPACE, Ids, add_text, append, clean, ncname, sub
 
 __all__ = ["TEI_NS", "XML_ID", "ncname", "tei_document", "to_tei", "witness_texts"]
@@ -88,7 +91,7 @@ class _Builder:
         self.ep_id = {ep["id"]: self.ids.make(ep["id"], "e") for ep in export["episodes"]}
         self.row_id = {r["id"]: self.ids.make(r["id"], "r") for ep in export["episodes"] for r in ep["rows"]}
         self.note_id: dict[str, str] = {}
-        self.notes = export["notes"]
+        self.notes = [n for n in export["notes"] if "superseded_by" not in n]  # as on the page: the editor's fact
         self.row_notes: dict[str, list[dict]] = defaultdict(list)  # row id -> its fact and editor's notes
         for note in self.notes:
             if note["row"] is not None and note["type"] in ("fact", "editor"):
@@ -464,6 +467,7 @@ class _Builder:
                 self.note_el[note_id].set("target", " ".join(ids))
         for seg_id, ptrs in self.moved_ptrs.items():
             self.seg_el[seg_id].set("corresp", " ".join("#" + p for p in ptrs))
+        add_verdicts(root, self.notes, self.wit, self.note_el)
         root[-1].tail = "\n"
         return etree.ElementTree(root)
 

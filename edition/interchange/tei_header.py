@@ -48,7 +48,12 @@ def header(b: Any) -> etree._Element:
     ts = sub(fd, "titleStmt")
     sub(ts, "title", b.title)
     rs = sub(ts, "respStmt", xml_id=b.ids.make("editor"))
-    sub(rs, "resp", '編者：段落、行、校記的審定，編者按（note type="editor" resp="#editor"）')
+    sub(
+        rs,
+        "resp",
+        '編者：段落、行、校記的審定，編者按（note type="editor" resp="#editor"），'
+        '判斷（note type="verdict" resp="#editor"；所從之 lem/rdg 帶 resp="#editor"）',
+    )
     sub(rs, "name", f"{b.title}編者")
     rs = sub(ts, "respStmt")
     sub(rs, "resp", "分段、對齊、校記（機器生成）")
@@ -112,7 +117,9 @@ def header(b: Any) -> etree._Element:
         "p",
         "校記：本系之內的異文為嵌套的 app（@type 為類別，@n 為校記 id）；不同本系之間同一事實的不同說法為 "
         'note type="fact"（@subtype 為種類）；闕文為 lacunaStart／lacunaEnd 與 note type="lacuna"；'
-        '編者按為 note type="editor"。類別見 classDecl。',
+        '編者按為 note type="editor"；編者的判斷為 note type="verdict"（@subtype：adopt 據某本改、suspect 疑當作某、'
+        'undecided 未知孰是、doubt 存疑、parallel 他校；@n 為所判校記的 id），所從的讀法 resp="#editor"。'
+        "程式的事實校記為編者所記事實取代者（匯出文件中 superseded_by）不收。類別見 classDecl。",
     )
     sub(enc, "variantEncoding", method="parallel-segmentation", location="internal")
     cd = sub(enc, "classDecl")

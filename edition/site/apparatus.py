@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .editor_notes import editor_html
-from .labels import KIND_LABELS, TAG_LABELS
+from .labels import KIND_LABELS, TAG_LABELS, emended
 from .notes import editor_fact, note_kind
 from .site_index import Site
 from .templating import MACROS, Renderer
@@ -21,14 +21,21 @@ LEMMA_MAX = 16  # a longer lemma is shown as its first and last characters; the 
 Place = Callable[[dict[str, Any]], dict]  # a note -> the link back to where it stands ({"href", "label", "title"})
 
 
-def apparatus(renderer: Renderer, site: Site, notes: list[dict[str, Any]], place: Place) -> tuple[list[str], dict]:
+def apparatus(
+    renderer: Renderer, site: Site, notes: list[dict[str, Any]], place: Place, reading: bool = False
+) -> tuple[list[str], dict]:
     """A page's apparatus (``notes``) and its table of variant forms and missing commentary (``forms``),
     each rendered by the ``notes`` macro and cached, with their counts, and the keys' digests;
-    ``place(note)`` gives the link back to where the note stands (``{"href", "label"}``)."""
+    ``place(note)`` gives the link back to where the note stands (``{"href", "label"}``). ``reading``: the
+    page shows the base's reading text, with the readings the edition adopts in it, so such a note says
+    「通」原作「透」，據B改。 instead of 透 A ] 通 B。據B改。"""
     keys, out, numbers = [], {}, site.numbers(notes)
     for name, forms in (("notes", False), ("forms", True)):
         listed = [
-            {**_listed(note, numbers[note["id"]], place(note)), "again": _places(place, site.again.get(note["id"], []))}
+            {
+                **_listed(note, numbers[note["id"]], place(note), reading),
+                "again": _places(place, site.again.get(note["id"], [])),
+            }
             for note in site.listed(notes, forms)
         ]
         key, out[name] = renderer.fragment(name, listed, functools.partial(_notes_html, listed, name))
@@ -58,9 +65,11 @@ def _sides(note: dict[str, Any]) -> tuple[list[str], int]:
     return sides, min(2, len(sides))
 
 
-def _listed(note: dict[str, Any], number: str, place: dict[str, Any]) -> dict[str, Any]:
-    """The data of one note in an apparatus list (the ``notes`` macro)."""
+def _listed(note: dict[str, Any], number: str, place: dict[str, Any], reading: bool = False) -> dict[str, Any]:
+    """The data of one note in an apparatus list (the ``notes`` macro): with the editor's verdict after its
+    某本作某 (``verdict``, its Markdown ``verdict_text``), or in a reading text's words (``emended``)."""
     kind = note_kind(note)
+    verdict = note.get("verdict") or {}
     sides, need = _sides(note)
     lemma = note["lemma"]
     data = {
@@ -77,6 +86,9 @@ def _listed(note: dict[str, Any], number: str, place: dict[str, Any]) -> dict[st
         "text": note["text"],
         "lemma": None,
         "readings": [],
+        "verdict": verdict.get("words", ""),
+        "verdict_text": verdict.get("text", ""),
+        "emended": emended(verdict) if reading else "",
     }
     if lemma and note["type"] != "lacuna" and not editor_fact(note):
         text = lemma["text"]
@@ -93,7 +105,13 @@ def _listed(note: dict[str, Any], number: str, place: dict[str, Any]) -> dict[st
 
 def _notes_html(listed: list[dict[str, Any]], name: str) -> str:
     """One list of a page's notes rendered by the ``notes`` macro (an editor's note as safe HTML)."""
-    return MACROS.notes([{**n, "editor": _editor(n)} for n in listed], name)
+    return MACROS.notes(
+        [
+            {**n, "editor": _editor(n), "verdict_html": editor_html(n["verdict_text"]) if n["verdict_text"] else ""}
+            for n in listed
+        ],
+        name,
+    )
 
 
 def _editor(note: dict[str, Any]) -> Any:

@@ -39,7 +39,8 @@ def render_conventions(renderer: Renderer, site: Site) -> str:
         if f in site.families
     ]
     counts = {c: 0 for c in KINDS}
-    for note in export["notes"]:
+    shown = [n for n in export["notes"] if "superseded_by" not in n]
+    for note in shown:
         counts[note_kind(note)] = counts.get(note_kind(note), 0) + 1
     context = {
         "families": families,
@@ -49,5 +50,7 @@ def render_conventions(renderer: Renderer, site: Site) -> str:
         "silenced": [(KIND_LABELS.get(c, c), n) for c, n in sorted(normalised["silenced"].items())],
         "kinds": [{"id": c, "label": KIND_LABELS[c], "meaning": KIND_MEANINGS[c], "count": counts[c]} for c in KINDS],
         "editorial": sorted(export["editorial"].items()),
+        "superseded": len(export["notes"]) - len(shown),
+        "verdicts": sum("verdict" in n for n in shown),
     }
     return renderer.page("conventions.md", context, lambda: context, "conventions.md.jinja")

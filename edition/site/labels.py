@@ -46,6 +46,22 @@ LANGS = {"Hant": "zh-Hant", "Hans": "zh-Hans"}  # mixed: plain zh
 LACUNA_LABELS = {"start": "以上闕", "end": "以下闕", "unfinished": "文未完"}
 
 
+def emended(verdict: dict) -> str:
+    """A verdict that changes the base's reading text, as that text's 校勘記 says it: 「通」原作「透」，據B改。
+    (「某」原脫，據B補。 / 原衍「某」，據B刪。); empty for any other verdict. The rest of the verdict's words
+    (他校) follow."""
+    adopted = verdict.get("adopted")
+    if not adopted:
+        return ""
+    words = verdict["words"]
+    how, rest = words[: words.index("。") + 1], words[words.index("。") + 1 :]
+    new, was = adopted["text"], adopted["was"]
+    said = (
+        f"原衍「{was}」，{how}" if not new else f"「{new}」原脫，{how}" if not was else f"「{new}」原作「{was}」，{how}"
+    )
+    return said + rest
+
+
 def script_label(script: str) -> str:
     """A witness's script as the catalogue names it (an unknown code as it is)."""
     return SCRIPT_LABELS.get(script, script)

@@ -38,6 +38,8 @@ class Site:
         self.by_episode: dict[str, list[dict[str, Any]]] = {ep["id"]: [] for ep in export["episodes"]}
         self.by_witness: dict[str, list[dict[str, Any]]] = {w["siglum"]: [] for w in self.witnesses}
         for note in export["notes"]:
+            if "superseded_by" in note:  # the machine never contradicts the editor on the page (凡例)
+                continue
             if note["row"] in self.row_at:
                 self.by_episode[self.row_at[note["row"]][0]["id"]].append(note)
             else:
