@@ -7,13 +7,39 @@ the runs of a witness's text.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Iterable
 from typing import Any
 
+from ..engine.normalise import Normaliser, is_mark
+from ..engine.resources import VARIANTS, engine_data, load_variants
 from .labels import LANGS
 from .notes import FORMS, note_kind, series
 from .paths import url, witness_page
 from .script_forms import ScriptForms
 from .variance import Variance
+
+
+def _mentions(export: dict[str, Any]) -> dict[str, list[tuple[int, int, str, str]]]:
+    """Per witness, the register's mentions in its text, ``(start, end, entry id, entry name)``, sorted, none
+    overlapping another (the longer, then the earlier, of two that overlap is kept). Words the register gives
+    to several entries (太子: 李承乾 or 李治, as the witness has it) link to the first and name them all."""
+    spans: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
+    for e in export["register"]:
+        for m in e["mentions"]:
+            if m["end"] > m["start"]:
+                spans.setdefault((m["siglum"], m["start"], m["end"]), []).append(e)
+    found: dict[str, list[tuple[int, int, str, str]]] = {}
+    for (siglum, start, end), entries in spans.items():
+        names = "、".join(e["name"] for e in entries)
+        found.setdefault(siglum, []).append((start, end, entries[0]["id"], names))
+    out = {}
+    for siglum, ms in found.items():
+        kept: list[tuple[int, int, str, str]] = []
+        for m in sorted(ms, key=lambda m: (m[0], m[0] - m[1], m[2])):
+            if not kept or m[0] >= kept[-1][1]:
+                kept.append(m)
+        out[siglum] = kept
+    return out
 
 
 def chars(text: str) -> int:
@@ -24,7 +50,7 @@ def chars(text: str) -> int:
 class Site:
     """The export of one render, indexed for the pages."""
 
-    def __init__(self, export: dict[str, Any], forms: ScriptForms) -> None:
+    def __init__(self, export: dict[str, Any], forms: ScriptForms, variants: dict[str, str] | None = None) -> None:
         self.export = export
         self.witnesses = export["witnesses"]
         self.index = {w["siglum"]: i for i, w in enumerate(self.witnesses)}
@@ -45,6 +71,46 @@ class Site:
         self.first, self.again = series([*self.by_episode.values(), *self.by_witness.values()])
         self.variance = Variance(export, lambda text: forms.forms(text)[1])
         self._runs: dict[str, list[tuple[int, int]]] = {}
+        self.mentions = _mentions(export)
+        self.normaliser = Normaliser(variants if variants is not None else load_variants([engine_data(VARIANTS)]))
+
+    def folding(self, texts: Iterable[str]) -> tuple[str, str]:
+        """What the two-witness comparison needs to compare the compared forms, as the collation does: each
+        character of ``texts`` whose compared form (``Normaliser.fold_char``: script and variant forms folded)
+        differs from it, paired with that form (``遼辽巖岩…``), and the marks (punctuation, left out)."""
+        found = set()
+        for text in texts:
+            found.update(text)
+        pairs, marks = [], []
+        for c in sorted(found):
+            if c.isspace():
+                continue
+            if is_mark(c):
+                marks.append(c)
+                continue
+            f = self.normaliser.fold_char(c)
+            if f != c and len(f) == 1:
+                pairs.append(c + f)
+        return "".join(pairs), "".join(marks)
+
+    def quoting(self, siglum: str) -> list[tuple[int, int, int, dict[str, Any]]]:
+        """Every note that quotes a witness's text, in its reading order: ``(at, start, order, note)``, ``at``
+        the place its numbered mark stands (right after the words it concerns; where a lacuna's lemma, the
+        text the copy lacks, begins), ``start``-``end`` the words (a lemma, else the reading that cites it)."""
+        out = []
+        for note in self.export["notes"]:
+            lemma = note["lemma"]
+            if lemma and lemma["siglum"] == siglum:
+                start, end = lemma["start"], lemma["end"]
+                at = start if note["type"] == "lacuna" else end
+            else:
+                where = [r["spans"][siglum] for r in note["readings"] if siglum in r["spans"]]
+                if not where:
+                    continue
+                start, end = where[0]
+                at = end
+            out.append((at, start, self.order[note["id"]], note))
+        return sorted(out, key=lambda x: x[:3])
 
     def listed(self, notes: list[dict[str, Any]], forms: bool = False) -> list[dict[str, Any]]:
         """The notes a page lists in its apparatus, or (``forms``) in its table of variant forms and missing
