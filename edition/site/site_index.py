@@ -1,12 +1,11 @@
-"""What every page of one render looks up: witnesses, families, rows, notes and the page that shows each.
+"""What every page of one render looks up: witnesses, families, rows, notes, the notes that quote a witness,
+the register's mentions in it, and the collation's folding of letters.
 
-Built once per render from the export, so no page walks the whole export to find a row, a note's page or
-the runs of a witness's text.
+Built once per render from the export, so no page walks the whole export to find a row or a note's page.
 """
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Iterable
 from typing import Any
 
@@ -62,15 +61,11 @@ class Site:
                 self.row_at[row["id"]] = (ep, i)
         self.order = {n["id"]: k for k, n in enumerate(export["notes"])}
         self.by_episode: dict[str, list[dict[str, Any]]] = {ep["id"]: [] for ep in export["episodes"]}
-        self.by_witness: dict[str, list[dict[str, Any]]] = {w["siglum"]: [] for w in self.witnesses}
         for note in export["notes"]:
             if note["row"] in self.row_at:
                 self.by_episode[self.row_at[note["row"]][0]["id"]].append(note)
-            else:
-                self.by_witness.setdefault(self.home(note), []).append(note)
-        self.first, self.again = series([*self.by_episode.values(), *self.by_witness.values()])
+        self.first, self.again = series(self.by_episode.values())
         self.variance = Variance(export, lambda text: forms.forms(text)[1])
-        self._runs: dict[str, list[tuple[int, int]]] = {}
         self.mentions = _mentions(export)
         self.normaliser = Normaliser(variants if variants is not None else load_variants([engine_data(VARIANTS)]))
 
@@ -127,35 +122,5 @@ class Site:
     def witness_url(self, siglum: str, depth: int) -> str:
         return url(witness_page(siglum, self.index[siglum]), depth)
 
-    def home(self, note: dict[str, Any]) -> str:
-        """The witness page that shows a note standing outside the episodes: its family's base."""
-        family = self.families.get(note["family"] or "")
-        if family:
-            return family["base"]
-        lemma = note["lemma"]
-        return lemma["siglum"] if lemma else min((s for r in note["readings"] for s in r["sigla"]), key=self.index.get)
-
     def lang(self, siglum: str) -> str:
         return LANGS.get(self.witnesses[self.index[siglum]]["script"], "zh")
-
-    def runs(self, siglum: str) -> list[tuple[int, int]]:
-        """Every span of a witness's text that the site shows as one run (a segment of a cell, or text
-        outside the episodes), sorted: the anchors ``#o<start>`` of its page. Made once per witness."""
-        if siglum not in self._runs:
-            self._runs[siglum] = self._make_runs(siglum)
-        return self._runs[siglum]
-
-    def run_start(self, siglum: str, offset: int) -> int:
-        """The anchor (``#o<start>``) of the run of a witness's page that holds ``offset`` of its text."""
-        runs = self.runs(siglum)
-        return runs[max(0, bisect.bisect_right(runs, (offset, float("inf"))) - 1)][0] if runs else 0
-
-    def _make_runs(self, siglum: str) -> list[tuple[int, int]]:
-        runs = [
-            (x["start"], x["end"])
-            for ep in self.export["episodes"]
-            for row in ep["rows"]
-            for x in row["cells"].get(siglum, [])
-        ]
-        runs += [(x["start"], x["end"]) for x in self.export["unassigned"].get(siglum, [])]
-        return sorted(runs)
