@@ -90,7 +90,7 @@ def _pages(config, files: Files) -> tuple[dict[str, str], dict[str, str | bytes]
     export = to_dict(edition)
     t0 = time.perf_counter()
     texts = {w.siglum: w.text for w in edition.witnesses}
-    pages = render_site(export, texts, _cache)
+    pages = render_site(export, texts, _cache, resources.variants)
     log.info("edition: %-9s %.2f s (%d pages)", "render", time.perf_counter() - t0, len(pages))
     data = to_json(export)
     # the TEI takes seconds on a large edition: made again only when the export or a text has changed

@@ -398,7 +398,7 @@ def test_tap_targets_are_at_least_24_px(page, base_url):
         page.goto(base_url + path)
         targets = page.locator(
             ".ed-rowno a, .ed-cite, .ed-controls label, .ed-strip a, .ed-pager a, "
-            ".ed-moved-link, .ed-ref, .ed-heat td a, a.ed-lacuna, .ed-back"
+            ".ed-moved-link, .ed-ref, .ed-heat td a, a.ed-lacuna, .ed-back, a.ed-nm, .ed-controls select"
         )
         assert targets.count() > 0
         sizes = targets.evaluate_all(
@@ -669,7 +669,8 @@ def test_citation_feedback_shows_where_the_reader_clicked(page, base_url):
 
 
 def test_notes_are_numbered_per_page(page, base_url):
-    for path in (EPISODE, "episodes/rite/", "witnesses/A/"):
+    # (a witness page, a reading text, numbers its 校勘記 〔一〕〔二〕…: test_witness_pages_are_reading_texts_…)
+    for path in (EPISODE, "episodes/rite/"):
         page.goto(base_url + path)
         numbers = note_numbers(page)
         assert list(numbers.values()) == [str(k) for k in range(1, len(numbers) + 1)], path
@@ -722,3 +723,228 @@ def test_print_does_not_ask_for_a_tick(desktop, base_url):
     assert "勾選" in note.inner_text()
     desktop.emulate_media(media="print")
     assert "勾選" not in note.inner_text() and note.is_visible()
+
+
+# --- reading texts, register mentions, two witnesses compared (issue 27, items 1, 4, 5) -----------------------------
+
+
+def quoted_notes(export, siglum: str) -> list[str]:
+    """The notes that quote a witness's text, from the export alone: a lemma in it, or a reading with its span."""
+    return [
+        n["id"]
+        for n in export["notes"]
+        if (n["lemma"] and n["lemma"]["siglum"] == siglum) or any(siglum in r["spans"] for r in n["readings"])
+    ]
+
+
+CHINESE = "〔(?:[一二三四五六七八九十百零]+)〕"
+
+
+def test_witness_pages_are_reading_texts_with_numbered_notes_both_ways(page, base_url, export):
+    """Every note the export says quotes a witness stands in its page as a numbered mark after the words, numbered
+    〔一〕〔二〕… in the text's order, linked to its 校勘記 entry (same number) and back."""
+    for w in export["witnesses"]:
+        s = w["siglum"]
+        page.goto(base_url + f"witnesses/{s}/")
+        marks = page.locator(".ed-witness-text a.ed-nm").evaluate_all(
+            "els => els.map(a => [a.id, a.getAttribute('href'), a.textContent])"
+        )
+        entries = page.locator("#notes + ol.ed-jiaokan > li").evaluate_all(
+            """els => els.map(li => [li.id, li.querySelector('.ed-no').textContent,
+                li.querySelector('.ed-back').getAttribute('href'), getComputedStyle(li).display])"""
+        )
+        assert sorted(h[1:] for _, h, _ in marks) == sorted(quoted_notes(export, s)), s
+        assert [h[1:] for _, h, _ in marks] == [e[0] for e in entries], s  # the list in the text's order
+        assert all(re.fullmatch(CHINESE, no) for _, _, no in marks), s
+        assert [no for _, _, no in marks] == [e[1] for e in entries], s
+        assert all(back == f"#{mark_id}" for (mark_id, _, _), (_, _, back, _) in zip(marks, entries, strict=True)), s
+        assert all(display != "none" for *_, display in entries), s  # 異體 too: every note is listed
+        # paragraphs as in the file: one per non-blank line
+        paragraphs = page.locator(".ed-witness-text > p.ed-para").count()
+        text = (ROOT / "seeds" / w["file"]).read_text(encoding="utf-8")
+        assert paragraphs == len([line for line in text.splitlines() if line.strip()]), s
+    # both directions, by clicking: the 七th mark to its entry, and the entry's 見文 back to the mark
+    page.goto(base_url + "witnesses/A/")
+    mark = page.locator(".ed-witness-text a.ed-nm").nth(6)
+    assert mark.inner_text() == "〔七〕"
+    target = mark.get_attribute("href")
+    mark.click()
+    page.wait_for_function(f"location.hash === '{target}'")
+    entry = page.locator(target)
+    assert entry.locator(".ed-no").inner_text() == "〔七〕" and entry.is_visible()
+    assert entry.evaluate("el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }")
+    entry.locator(".ed-back").click()
+    page.wait_for_function("location.hash.startsWith('#mn')")
+    assert page.evaluate("location.hash") == f"#m{target[1:]}"
+    assert page.locator(f"#m{target[1:]}").evaluate(
+        "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }"
+    )
+    shot(page, "witness-A-reading")
+
+
+def test_a_reading_text_prints_with_its_marks_then_its_notes(desktop, base_url):
+    desktop.goto(base_url + "witnesses/A/")
+    desktop.emulate_media(media="print")
+    text, notes = desktop.locator(".ed-witness-text"), desktop.locator("#notes + ol.ed-jiaokan")
+    assert text.is_visible() and notes.is_visible()
+    assert text.bounding_box()["y"] < notes.bounding_box()["y"]
+    marks = desktop.locator(".ed-witness-text a.ed-nm")
+    assert marks.count() > 5 and all(marks.nth(k).is_visible() for k in range(5))
+    items = desktop.locator("#notes + ol.ed-jiaokan > li")
+    assert all(items.nth(k).is_visible() for k in range(items.count()))
+    for hidden in (".ed-controls", ".ed-ref", ".ed-back", ".md-sidebar--primary"):
+        assert not desktop.locator(hidden).first.is_visible(), hidden
+    shot(desktop, "witness-A-print", full=True)
+
+
+def test_register_mentions_marked_and_off_by_default_on_phones(page, base_url, export):
+    phone = page.viewport_size["width"] < 600
+    for k, (path, siglum) in enumerate((("witnesses/C/", "C"), (EPISODE, None))):
+        page.goto(base_url + path)
+        box_ = page.locator("input[data-register]")
+        assert box_.is_checked() is (not phone or k > 0), path  # the reader's tick on a phone is kept across pages
+        linked = page.locator(".md-content a.ed-m[href]")
+        if phone and k == 0:
+            assert linked.count() == 0 and page.locator("a.ed-m").count() > 0, path
+            style = page.locator("a.ed-m").first.evaluate("el => getComputedStyle(el).textDecorationLine")
+            assert style == "none", path
+            box_.check()
+        assert linked.count() == page.locator("a.ed-m").count() > 0, path
+        first = linked.first
+        assert first.evaluate("el => getComputedStyle(el).textDecorationLine") == "underline", path
+        if siglum:
+            # every mention of the witness is marked in its text, linked to its entry (or, where the register
+            # gives the words to several entries, to the first, the title naming them all)
+            names = {e["id"]: e["name"] for e in export["register"]}
+            marked = page.evaluate(
+                "[...document.querySelectorAll('a.ed-m')].map(a => [a.getAttribute('href').split('#')[1], a.title])"
+            )
+            linked_ids = {i for i, _ in marked}
+            titles = {n for _, t in marked for n in t.split("、")}
+            for e in export["register"]:
+                if any(m["siglum"] == siglum for m in e["mentions"]):
+                    assert e["id"] in linked_ids or names[e["id"]] in titles, (path, e["id"])
+    # words both a note and a mention concern: the note's mark opens the note, and a link to the entry
+    mark = page.locator("mark.v[data-reg]").first
+    mark.scroll_into_view_if_needed()
+    mark.locator("a").click()
+    entry = page.locator(".ed-pop .ed-pop-reg a")
+    assert entry.get_attribute("href") == mark.get_attribute("data-reg")
+    assert entry.inner_text() == mark.get_attribute("data-reg-name")
+    page.keyboard.press("Escape")
+    # a mention leads to its entry on the register page
+    page.goto(base_url + "witnesses/C/")
+    if phone:
+        page.locator("input[data-register]").check()
+    mention = page.locator("a.ed-m", has_text="杨万春").first
+    mention.click()
+    page.wait_for_url("**/register/#anshi-lord")
+    assert page.locator("#anshi-lord").is_visible()
+    shot(page, "register-entry")
+
+
+def test_register_page_has_contents_and_labels_every_mention(desktop, base_url, export):
+    desktop.goto(base_url + "register/")
+    toc = desktop.locator("nav.ed-register-toc a:not(.ed-toc-kind)")
+    assert sorted(toc.evaluate_all("els => els.map(a => a.getAttribute('href').slice(1))")) == sorted(
+        e["id"] for e in export["register"]
+    )
+    for e in export["register"]:
+        labels = desktop.locator(f"section:has(> h3#{e['id']}) ul.ed-mentions li").evaluate_all(
+            "lis => lis.map(li => [...li.querySelectorAll('a:not(.sig)')].map(a => a.textContent))"
+        )
+        for per_witness in labels:
+            assert len(per_witness) == len(set(per_witness)), e["id"]  # no 段落外 ×3
+            assert all(re.search(r"\d+( 後)?$|^篇首$", label) for label in per_witness), (e["id"], per_witness)
+    outside = desktop.locator("ul.ed-mentions a[href*='#g']").first
+    href = outside.get_attribute("href")
+    outside.click()
+    desktop.wait_for_url("**" + href.removeprefix(".."))
+    assert desktop.locator(".ed-witness-text a.ed-m" + href[href.index("#") :]).is_visible()
+
+
+def test_two_witnesses_compared_character_by_character(page, base_url, export):
+    """A and C (two families, two scripts) side by side: each row marks the letters where they differ, compared
+    as the collation compares them; a row in which the two say the same in other scripts shows no difference."""
+    page.goto(base_url + EPISODE)
+    page.select_option('select[data-cmp="0"]', "A")
+    page.select_option('select[data-cmp="1"]', "C")
+    visible = page.evaluate(
+        "[...document.querySelectorAll('thead th[data-w]')].filter(th => !th.hidden).map(th => th.dataset.w)"
+    )
+    assert visible == ["A", "C"]
+    assert page.locator(".ed-cmp-legend").is_visible()
+    sums = page.locator(".ed-cmp-sum")
+    assert sums.count() > 0
+    marked = page.locator("td[data-w] .ed-c, td[data-w] .ed-x")
+    assert marked.count() > 0
+    assert set(marked.evaluate_all("els => els.map(e => e.closest('td').dataset.w)")) == {"A", "C"}
+    # recompute in Python what the page says for each row both witnesses have: the LCS of the folded letters
+    from edition.engine.normalise import Normaliser, is_mark
+    from edition.engine.resources import VARIANTS, engine_data, load_variants
+
+    norm = Normaliser(load_variants([engine_data(VARIANTS)]))
+    ep = next(e for e in export["episodes"] if e["id"] == "anshi-dialogue")
+    checked = 0
+    for pair in (("D", "E"), ("A", "C")):  # A and C last: what the rest of the test looks at
+        page.select_option('select[data-cmp="0"]', pair[0])
+        page.select_option('select[data-cmp="1"]', pair[1])
+        for first, rows in compared_groups(ep, pair):
+            fa, fc = ([norm.fold_char(ch) for x in segs for ch in x["text"] if not is_mark(ch)] for segs in rows)
+            if not (fa and fc):
+                continue
+            want = len(fa) + len(fc) - 2 * lcs(fa, fc)
+            got = page.locator(f"#r{first} .ed-cmp-sum").inner_text()
+            assert got == ("同" if want == 0 else f"異 {want}"), (pair, first, got, want)
+            checked += 1
+    assert checked >= 4  # every group of rows both witnesses have text in (their spanning cells make few)
+    # the script switch keeps the comparison; "—" puts the other witnesses back
+    page.locator('input[name="ed-script"][value="s"]').check()
+    assert page.locator("td[data-w] .ed-c, td[data-w] .ed-x").count() == marked.count()
+    shot(page, "compare-A-C", full=False)
+    page.locator("td[data-w] .ed-c").first.evaluate("el => el.scrollIntoView({block: 'center'})")
+    shot(page, "compare-A-C-rows")
+    page.select_option('select[data-cmp="1"]', "")
+    assert page.locator(".ed-cmp-sum").count() == 0 and page.locator("td .ed-c, td .ed-x").count() == 0
+    visible = page.evaluate("[...document.querySelectorAll('thead th[data-w]')].filter(th => !th.hidden).length")
+    assert visible == len(page.locator("input[data-witness]").all())
+
+
+def test_same_text_in_two_scripts_compares_equal(desktop, base_url):
+    """Folding as the collation does: within a row, a witness compared with itself in the other script's family
+    (here B against A, one family, the same words with variant forms) differs only where the collation says so."""
+    desktop.goto(base_url + EPISODE)
+    desktop.select_option('select[data-cmp="0"]', "A")
+    desktop.select_option('select[data-cmp="1"]', "B")
+    assert desktop.locator(".ed-cmp-sum", has_text="同").count() > 0
+    differing = desktop.locator("td[data-w] .ed-c, td[data-w] .ed-x").all_inner_texts()
+    assert "儘" not in "".join(differing) and "盡" not in "".join(differing)  # 儘/盡: variant forms, folded
+
+
+def compared_groups(ep, pair) -> list[tuple[int, list[list]]]:
+    """The rows of an episode that two witnesses' cells tie together (a cell spanning rows takes in the other's
+    cells of those rows): each group's first row number and each witness's segments in it."""
+    cells = sorted(
+        (i, i + row.get("span", {}).get(s, 1), k, row["cells"][s])
+        for i, row in enumerate(ep["rows"], 1)
+        for k, s in enumerate(pair)
+        if row["cells"].get(s)
+    )
+    groups: list[list] = []
+    for start, end, k, segs in cells:
+        if groups and start < groups[-1][1]:
+            groups[-1][1] = max(groups[-1][1], end)
+        else:
+            groups.append([start, end, [[], []]])
+        groups[-1][2][k] += segs
+    return [(start, sides) for start, _, sides in groups]
+
+
+def lcs(x: list[str], y: list[str]) -> int:
+    prev = [0] * (len(y) + 1)
+    for a in x:
+        cur = [0]
+        for j, b in enumerate(y):
+            cur.append(prev[j] + 1 if a == b else max(prev[j + 1], cur[j]))
+        prev = cur
+    return prev[-1]

@@ -1,5 +1,6 @@
 """The built site: `mkdocs build --strict` on the seeds and on made-up witnesses, checked in the HTML."""
 
+import html as html_lib
 import json
 import os
 import random
@@ -327,7 +328,9 @@ def test_a_copys_recurring_variant_form_is_stated_once_per_page(site, edition):
     item = re.search(rf'<li id="{first}" class="ed-note.*?</li>', html).group()
     assert f"下同（又 {len(same) - 1} 處" in item
     assert not any(f'<li id="{n["id"]}"' in html for n in same[1:])
-    marked = re.findall(r'<mark class="v [^"]*" data-notes="([^"]+)"><a href="#(n\d+)"[^>]*><span[^>]*>[巖岩]<', html)
+    marked = re.findall(
+        r'<mark class="v [^"]*" data-notes="([^"]+)"[^>]*><a href="#(n\d+)"[^>]*><span[^>]*>[巖岩]<', html
+    )
     assert len(marked) == 2 * len(same)  # A's 巖 and B's 岩 at each place
     assert {a for _, a in marked} == {first} and {n for n, _ in marked} == {first}
 
@@ -338,7 +341,7 @@ def escape_text(text: str) -> str:
 
 def test_witness_pages_hold_every_character(site, edition):
     export, texts = edition
-    skip = ("ed-ref", "ed-alt", "ed-lacuna", "ed-outside-tag")
+    skip = ("ed-ref", "ed-alt", "ed-lacuna", "ed-outside-tag", "ed-nm")
     for i, w in enumerate(export["witnesses"]):
         html = page(site, witness_page(w["siglum"], i))
         shown = Text.of(html, "ed-witness-text", skip=skip)
@@ -421,7 +424,16 @@ def test_templates_autoescape_every_variable():
         "<p title='&lt;b&gt;&#39;&amp;&#34;'>&lt;b&gt;&#39;&amp;&#34;</p>"
     )
     assert ENV.autoescape is True  # for every template, whatever its name
-    piece = {"text": "<b>x</b>", "t": "<i>", "s": '"', "br": False, "note": None, "notes": "", "classes": ""}
+    piece = {
+        "text": "<b>x</b>",
+        "t": "<i>",
+        "s": '"',
+        "br": False,
+        "note": None,
+        "notes": "",
+        "classes": "",
+        "reg": None,
+    }
     expected = '<span class="t" data-t="&lt;i&gt;" data-s="&#34;">&lt;b&gt;x&lt;/b&gt;</span>'
     assert str(MACROS.pieces([{**piece, "gap": False}])) == expected
     page = render_error("<script>alert(1)</script> **x**", ["overview.md"])["overview.md"]
@@ -854,7 +866,7 @@ def assert_inert(html: str, where: str) -> None:
 
 def test_markup_in_a_witness_shows_literally(evil_site):
     html = page(evil_site, "witnesses/A.md")
-    shown = Text.of(html, "ed-witness-text", skip=("ed-ref", "ed-alt"))
+    shown = Text.of(html, "ed-witness-text", skip=("ed-ref", "ed-alt", "ed-nm"))
     assert shown.count(EVIL) == 3
     assert_inert(html, "witnesses/A")
     in_tables = 0
@@ -975,3 +987,128 @@ def test_the_method_page_lists_every_parameter_with_its_value(site):
     assert "edition:parameters" not in html
     for f in fields(Params):
         assert re.search(rf"<code>{f.name}</code></td>\s*<td>", html), f.name  # and a value beside it
+
+
+# --- reading texts, register mentions, two witnesses compared (issue 27, items 1, 4, 5) -----------------------------
+
+
+def test_chinese_note_numbers():
+    from edition.site.witnesses import chinese_number
+
+    numbers = {
+        1: "一",
+        7: "七",
+        10: "十",
+        11: "十一",
+        20: "二十",
+        47: "四十七",
+        100: "一百",
+        105: "一百零五",
+        110: "一百一十",
+    }
+    assert {k: chinese_number(k) for k in numbers} == {k: f"〔{v}〕" for k, v in numbers.items()}
+
+
+def test_a_reading_text_marks_each_note_after_its_words_and_lists_it_in_reading_order():
+    """B's page: the notes quoting B (a reading of A's note, an editor's note on B, a lacuna) are numbered in B's
+    order, each mark right after the words it concerns (a lacuna's where B stops), paragraphs as B's lines."""
+    texts = {"A": "甲乙丙。\n丁戊己。", "B": "甲丙。\n丁戊"}
+    families = [{"id": "A", "base": "A", "members": ["A", "B"], "declared": True}]
+    rows = [
+        {
+            "id": "e-1",
+            "cells": {
+                "A": [{"start": 0, "end": 9, "text": texts["A"]}],
+                "B": [{"start": 0, "end": 6, "text": texts["B"]}],
+            },
+        }
+    ]
+    notes = [
+        note(
+            "n1",
+            "omission",
+            {"siglum": "A", "start": 1, "end": 2, "text": "乙"},
+            [{"sigla": ["B"], "text": "", "spans": {"B": [1, 1]}}],
+        ),
+        note("n2", "editor", {"siglum": "B", "start": 4, "end": 6, "text": "丁戊"}, ntype="editor", text="按語。"),
+        note(
+            "n3",
+            "lacuna",
+            {"siglum": "A", "start": 7, "end": 9, "text": "己。"},
+            [{"sigla": ["B"], "text": "", "spans": {"B": [6, 6]}}],
+            ntype="lacuna",
+            row=None,
+            text="B 止於此，以下闕",
+        ),
+    ]
+    lacunae = [{"siglum": "B", "family": "A", "kind": "end", "at": 6, "missing": {"siglum": "A", "start": 7, "end": 9}}]
+    export = mini_export(texts, rows, notes, families=families, lacunae=lacunae)
+    pages = render_site(export, texts)
+    b = pages["witnesses/B.md"]
+
+    def shown(html: str) -> str:  # the text with its marks, paragraphs kept, the row tags left out
+        text = re.sub(r'<a class="ed-ref".*?</a>', "", re.search(r'<div class="ed-witness-text.*?</div>', html).group())
+        return re.sub(r"<(?!/?p[ >])[^>]*>", "", text)
+
+    assert shown(b) == '<p class="ed-para">甲〔一〕丙。</p><p class="ed-para">丁戊〔二〕〔以下闕〕〔三〕</p>'
+    assert re.findall(r'<a class="ed-nm" id="m(n\d)" href="#(n\d)"', b) == [("n1", "n1"), ("n2", "n2"), ("n3", "n3")]
+    listed = re.findall(r'<li id="(n\d)" [^>]*><span class="ed-no">([^<]+)</span><a class="ed-back" href="#m(n\d)"', b)
+    assert listed == [("n1", "〔一〕", "n1"), ("n2", "〔二〕", "n2"), ("n3", "〔三〕", "n3")]
+    assert '<a class="ed-lacuna" href="#n3">〔以下闕〕</a>' in b
+    a = pages["witnesses/A.md"]  # the family's base: its reading text, the copy's readings in its 校勘記
+    assert "本頁是本系（A、B）的讀本" in a
+    assert shown(a) == (
+        '<p class="ed-para">甲乙〔一〕丙。</p><p class="ed-para">丁戊〔二〕己。</p>'  # n3 where B's lack begins
+    )
+    assert re.search(r'<li id="n1" .*?<a class="ed-row-link" href="../../episodes/e/#r1"', a)
+
+
+def test_register_mentions_link_to_their_entries_in_witness_and_episode_texts():
+    texts = {"A": "太宗至安市。", "B": "前言。太宗還。"}
+    rows = [
+        {
+            "id": "e-1",
+            "cells": {
+                "A": [{"start": 0, "end": 6, "text": texts["A"]}],
+                "B": [{"start": 3, "end": 7, "text": "太宗還。"}],
+            },
+        }
+    ]
+    mention = {"named": True, "episode": "e", "row": "e-1"}
+    register = [
+        {"id": "taizong", "kind": "person", "name": "李世民", "aliases": [], "variants": [], "titles": [], "note": "",
+         "mentions": [{"siglum": "A", "start": 0, "end": 2, "text": "太宗", **mention},
+                      {"siglum": "B", "start": 3, "end": 5, "text": "太宗", **mention}]},
+        {"id": "anshi", "kind": "place", "name": "安市", "aliases": [], "variants": [], "titles": [], "note": "",
+         "mentions": [{"siglum": "A", "start": 3, "end": 5, "text": "安市", **mention},
+                      {"siglum": "B", "start": 0, "end": 2, "text": "前言", **mention, "episode": None, "row": None}]},
+    ]  # fmt: skip
+    export = mini_export(
+        texts, rows, [], register=register, unassigned={"A": [], "B": [{"start": 0, "end": 3, "text": "前言。"}]}
+    )
+    pages = render_site(export, texts)
+    assert '<a class="ed-m" href="../../register/#taizong" title="李世民">太宗</a>' in pages["witnesses/A.md"]
+    assert '<a class="ed-m" href="../../register/#anshi">安市</a>' in pages["episodes/e.md"]  # no title: its name
+    # outside the episodes: the mention is an anchor, and the register labels it by the row before it, or 篇首
+    assert '<a class="ed-m" href="../../register/#anshi" title="安市" id="g0">前言</a>' in pages["witnesses/B.md"]
+    register_page = pages["register.md"]
+    assert '<a href="../witnesses/B/#g0" class="ed-named" title="前言">篇首</a>' in register_page
+    assert '<a href="#taizong">李世民</a>' in register_page and '<a href="#anshi">安市</a>' in register_page  # contents
+
+
+def test_episode_pages_carry_the_collations_folding(site, edition):
+    """The comparison of two witnesses folds as the collation does: the page's pairs are exactly the engine's
+    Normaliser.fold_char of every letter of the page's cells that it changes; its marks, the punctuation."""
+    from edition.engine.normalise import Normaliser, is_mark
+
+    resources = load_resources(data_folders(SEEDS, ROOT))
+    norm = Normaliser(resources.variants)
+    export, _ = edition
+    for ep in export["episodes"]:
+        html = page(site, episode_page(ep["id"]))
+        found = re.search(r'<table class="ed-parallel ed-text" data-fold="([^"]*)" data-marks="([^"]*)"', html)
+        fold, marks = map(html_lib.unescape, found.groups())
+        letters = {c for r in ep["rows"] for segs in r["cells"].values() for x in segs for c in x["text"]}
+        want = {c + norm.fold_char(c) for c in letters if not is_mark(c) and norm.fold_char(c) != c}
+        assert {fold[i : i + 2] for i in range(0, len(fold), 2)} == want
+        assert set(marks) == {c for c in letters if is_mark(c) and not c.isspace()}

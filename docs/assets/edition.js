@@ -15,6 +15,9 @@
  * - Search: results found by pasting too (Material listens for key-up only); ?h=phrase on a page highlights
  *   the whole phrase across marks and in either script (folding table: assets/edition-search.json).
  * - lang: a cell's lang follows the script it is displayed in.
+ * - Register: the mentions of the register's entries are marked and link to them (off by default on a phone).
+ * - Two witnesses compared: the reader picks two; the others stand aside and each row marks the letters where the
+ *   two differ, compared as the collation compares them (script and variant forms folded, punctuation left out).
  */
 (function () {
   "use strict";
@@ -55,6 +58,12 @@
   function apply(prefs) {
     var hiddenW = prefs.witnesses || [], hiddenK = prefs.kinds || [], script = prefs.script || "orig";
     var table = document.querySelector(".ed-parallel");
+    var pair = table ? comparing(prefs) : null;
+    if (table) clearCompare(table);
+    if (pair) {  // two witnesses compared: the others stand aside until the reader picks "—"
+      hiddenW = all("input[data-witness]").map(function (el) { return el.dataset.witness; })
+        .filter(function (s) { return pair.indexOf(s) < 0; });
+    }
     all(".ed-parallel [data-w]").forEach(function (el) { el.hidden = hiddenW.indexOf(el.dataset.w) >= 0; });
     var shownNotes = {};
     all("li.ed-note[id]").forEach(function (el) {
@@ -67,8 +76,9 @@
         sidesOn = sides.length >= need;
       }
       var show = sidesOn && hiddenK.indexOf(el.dataset.kind) < 0;
-      // the table of forms lists its entries whatever kinds are ticked: the ticks light their marks in the text
-      el.hidden = !(el.closest(".ed-forms") ? sidesOn : show);
+      // the table of forms lists its entries whatever kinds are ticked: the ticks light their marks in the text;
+      // a reading text's 校勘記 lists every note, as its numbered marks stand in the text whatever is ticked
+      el.hidden = el.closest(".ed-jiaokan") ? false : !(el.closest(".ed-forms") ? sidesOn : show);
       shownNotes[el.id] = show;
     });
     all("mark.v").forEach(function (el) {
@@ -87,10 +97,178 @@
       el.setAttribute("lang", script === "t" ? "zh-Hant" : script === "s" ? "zh-Hans" : el.dataset.lang);
     });
     if (table) showRows(table, hiddenW, prefs.speak || "0");
+    register(prefs);
+    if (table) compareRows(table, pair);
+    all("select[data-cmp]").forEach(function (el) { el.value = pair ? pair[+el.dataset.cmp] : ((prefs.compare || [])[+el.dataset.cmp] || ""); });
+    all(".ed-controls .ed-witnesses").forEach(function (el) { el.disabled = !!pair; });
     all("input[data-witness]").forEach(function (el) { el.checked = hiddenW.indexOf(el.dataset.witness) < 0; });
     all("select[data-speak]").forEach(function (el) { el.value = prefs.speak || "0"; });
     all("input[data-kind]").forEach(function (el) { el.checked = hiddenK.indexOf(el.dataset.kind) < 0; });
     all("input[name=ed-script]").forEach(function (el) { el.checked = el.value === script; });
+  }
+
+  /* --- two witnesses compared, character by character -------------------------------------------------------- */
+
+  // The pair the reader picked, when both are on this page and differ.
+  function comparing(prefs) {
+    var pair = prefs.compare || [];
+    var here = all("input[data-witness]").map(function (el) { return el.dataset.witness; });
+    return pair.length === 2 && pair[0] && pair[1] && pair[0] !== pair[1] &&
+      here.indexOf(pair[0]) >= 0 && here.indexOf(pair[1]) >= 0 ? pair : null;
+  }
+
+  function clearCompare(table) {
+    all("span.ed-c, span.ed-x", table).forEach(function (el) {
+      var parent = el.parentNode;
+      parent.replaceChild(document.createTextNode(el.textContent), el);
+      parent.normalize();
+    });
+    all(".ed-cmp-sum", table).forEach(function (el) { el.remove(); });
+    all(".ed-cmp-legend").forEach(function (el) { el.hidden = true; });
+  }
+
+  // The letters of cells as the collation compares them: script and variant forms folded (the page's data-fold
+  // pairs, written by the site with the engine's Normaliser), punctuation left out. Each letter keeps its text
+  // node and its place there, so the difference can be marked where the reader sees it (in either script).
+  function letters(cells, fold, marks) {
+    var out = [];
+    cells.forEach(function (td) {
+      var walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT, {
+        acceptNode: function (n) {
+          return n.parentElement.closest(".ed-alt, .ed-moved-link, mark.v-gap") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
+        }
+      });
+      for (var node = walker.nextNode(); node; node = walker.nextNode()) {
+        var shown = node.data, parent = node.parentElement;
+        var original = parent.classList.contains("t") && parent.dataset.o !== undefined ? parent.dataset.o : shown;
+        var chars = Array.from(original), at = 0, same = original.length === shown.length;
+        chars.forEach(function (c) {
+          var len = c.length, from = same ? at : Math.min(at, shown.length - 1);
+          at += len;
+          if (marks[c] || !c.trim()) return;
+          out.push({ f: fold[c] || c, node: node, a: from, b: same ? from + len : from + 1 });
+        });
+      }
+    });
+    return out;
+  }
+
+  // Longest common subsequence of two folded letter lists: which letters of each side are matched.
+  function matched(x, y) {
+    var n = x.length, m = y.length, w = m + 1, table = new Uint16Array((n + 1) * w);
+    for (var i = n - 1; i >= 0; i--) {
+      for (var j = m - 1; j >= 0; j--) {
+        table[i * w + j] = x[i].f === y[j].f ? table[(i + 1) * w + j + 1] + 1
+          : Math.max(table[(i + 1) * w + j], table[i * w + j + 1]);
+      }
+    }
+    var ops = [];  // "=" both, "x" only in x, "y" only in y
+    for (i = 0, j = 0; i < n || j < m;) {
+      if (i < n && j < m && x[i].f === y[j].f) { ops.push(["=", i++, j++]); }
+      else if (j >= m || (i < n && table[(i + 1) * w + j] >= table[i * w + j + 1])) ops.push(["x", i++, -1]);
+      else ops.push(["y", -1, j++]);
+    }
+    return ops;
+  }
+
+  // Each run of differences between two matched letters: changed where both sides have letters there, else an
+  // addition to the side that has them. Returns the letters to mark, each with its class.
+  function differences(x, y) {
+    var ops = matched(x, y), marked = [], run = [];
+    function flush() {
+      var both = run.some(function (o) { return o[0] === "x"; }) && run.some(function (o) { return o[0] === "y"; });
+      run.forEach(function (o) {
+        marked.push({ letter: o[0] === "x" ? x[o[1]] : y[o[2]], cls: both ? "ed-c" : "ed-x" });
+      });
+      run = [];
+    }
+    ops.forEach(function (o) { if (o[0] === "=") flush(); else run.push(o); });
+    flush();
+    return marked;
+  }
+
+  function wrap(marked) {
+    var byNode = new Map();
+    marked.forEach(function (m) {
+      if (!byNode.has(m.letter.node)) byNode.set(m.letter.node, []);
+      byNode.get(m.letter.node).push([m.letter.a, m.letter.b, m.cls]);
+    });
+    byNode.forEach(function (ranges, node) {
+      var merged = [];
+      ranges.sort(function (p, q) { return p[0] - q[0]; }).forEach(function (r) {
+        var last = merged[merged.length - 1];
+        if (last && last[2] === r[2] && last[1] >= r[0]) last[1] = Math.max(last[1], r[1]);
+        else if (!last || r[0] >= last[1]) merged.push(r.slice());
+      });
+      for (var k = merged.length - 1; k >= 0; k--) {  // from the end, so earlier offsets stay valid
+        var r = merged[k], hit = node.splitText(r[0]);
+        hit.splitText(r[1] - r[0]);
+        var span = document.createElement("span");
+        span.className = r[2];
+        hit.parentNode.replaceChild(span, hit);
+        span.appendChild(hit);
+      }
+    });
+  }
+
+  // Row by row (rows that a spanning cell of either witness ties together are one group), the letters of the two
+  // witnesses compared; each group's first row number says how many letters differ.
+  function compareRows(table, pair) {
+    if (!pair) return;
+    var fold = {}, marks = {}, f = Array.from(table.dataset.fold || "");
+    for (var i = 0; i + 1 < f.length; i += 2) fold[f[i]] = f[i + 1];
+    Array.from(table.dataset.marks || "").forEach(function (c) { marks[c] = true; });
+    var rows = all("tbody tr", table), ranges = [];
+    rows.forEach(function (tr, k) {
+      all("td[data-w]:not(.ed-empty)", tr).forEach(function (td) {
+        var side = pair.indexOf(td.dataset.w);
+        if (side >= 0) ranges.push([k, k + (+td.getAttribute("rowspan") || 1), side, td]);
+      });
+    });
+    ranges.sort(function (p, q) { return p[0] - q[0]; });
+    var groups = [];
+    ranges.forEach(function (r) {
+      var g = groups[groups.length - 1];
+      if (g && r[0] < g.end) { g.end = Math.max(g.end, r[1]); g.cells[r[2]].push(r[3]); }
+      else { g = { start: r[0], end: r[1], cells: [[], []] }; g.cells[r[2]].push(r[3]); groups.push(g); }
+    });
+    groups.forEach(function (g) {
+      var x = letters(g.cells[0], fold, marks), y = letters(g.cells[1], fold, marks), text;
+      if (!x.length || !y.length) text = "僅" + pair[x.length ? 0 : 1];
+      else if (x.length * y.length > 4000000) text = "過長未比";
+      else {
+        var marked = differences(x, y);
+        wrap(marked);
+        text = marked.length ? "異 " + marked.length : "同";
+      }
+      var sum = document.createElement("span");
+      sum.className = "ed-cmp-sum";
+      sum.textContent = text;
+      sum.title = pair[0] + "、" + pair[1] + " 對照：" + (text === "同" ? "文字相同" : text);
+      var head = rows[g.start].querySelector("th.ed-rowno");
+      if (head) head.appendChild(sum);
+    });
+    all(".ed-cmp-legend").forEach(function (el) { el.hidden = false; });
+  }
+
+  /* --- register mentions: marked and linked, or (off) plain text that is no link --------------------------------- */
+
+  // Off by default on a phone (the marks crowd a narrow column), on elsewhere, until the reader ticks or unticks.
+  function registerOn(prefs) {
+    if (typeof prefs.register === "boolean") return prefs.register;
+    return !window.matchMedia("(max-width: 600px)").matches;
+  }
+
+  function register(prefs) {
+    var on = registerOn(prefs);
+    document.documentElement.classList.toggle("ed-reg-on", on);
+    document.documentElement.classList.toggle("ed-reg-off", !on);
+    all("a.ed-m").forEach(function (el) {
+      if (on && el.dataset.href) { el.setAttribute("href", el.dataset.href); delete el.dataset.href; }
+      else if (!on && el.hasAttribute("href")) { el.dataset.href = el.getAttribute("href"); el.removeAttribute("href"); }
+    });
+    all("mark.v[data-reg]").forEach(function (el) { el.classList.toggle("ed-m-in", on); });
+    all("input[data-register]").forEach(function (el) { el.checked = on; });
   }
 
   /* --- rows: where at least N witnesses speak ---------------------------------------------------------------- */
@@ -158,6 +336,15 @@
       if (no) no.innerHTML = '<a href="#' + id + '" title="在校記列表中">' + no.textContent + "</a>";
       list.appendChild(copy);
     });
+    if (mark.dataset.reg && document.documentElement.classList.contains("ed-reg-on")) {
+      var entry = document.createElement("li");
+      entry.className = "ed-pop-reg";
+      var go = document.createElement("a");
+      go.href = mark.dataset.reg;
+      go.textContent = mark.dataset.regName;
+      entry.append("索引：", go);
+      list.appendChild(entry);
+    }
     pop.hidden = false;
     // Beside the text it annotates, never over it: under the mark's row, or above it, whichever is on screen;
     // where a row is taller than the screen (a phone stacks its witnesses), under or above the mark's own cell;
@@ -349,6 +536,11 @@
         else if (el.dataset.kind) p.kinds = toggle(p.kinds, el.dataset.kind, el.checked);
         else if (el.name === "ed-script") p.script = el.value;
         else if (el.dataset.speak !== undefined) p.speak = el.value;
+        else if (el.dataset.register !== undefined) p.register = el.checked;
+        else if (el.dataset.cmp !== undefined) {
+          p.compare = (p.compare || ["", ""]).slice(0, 2);
+          p.compare[+el.dataset.cmp] = el.value;
+        }
         save(p);
         apply(p);
       });

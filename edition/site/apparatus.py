@@ -44,6 +44,16 @@ def apparatus(
     return keys, out
 
 
+def reading_apparatus(renderer: Renderer, entries: list[tuple[dict, str, dict, dict | None]]) -> tuple[str, tuple]:
+    """A reading text's 校勘記: every note that quotes the page's witness, each ``(note, number, place, row)``
+    in reading order (``place`` the link back to its mark, ``row`` to its episode row or None), listed by the
+    ``notes`` macro as an episode's apparatus is, but all of them (異體 and 注文 too) and none said once for all
+    (下同): a citation such as "A 校勘記〔七〕" names one note. Returns the key's digest, and (count, html)."""
+    listed = [{**_listed(note, no, place), "row": row, "again": {}} for note, no, place, row in entries]
+    key, html = renderer.fragment("reading", listed, lambda: _notes_html(listed, "reading"))
+    return key, (len(listed), html)
+
+
 def _places(place: Place, notes: list[dict[str, Any]]) -> dict[str, Any]:
     """Where a page's later notes of one series stand: how many, and a link to each place (one per row)."""
     links = {p["href"]: p for p in map(place, notes) if p["href"]}
@@ -89,6 +99,7 @@ def _listed(note: dict[str, Any], number: str, place: dict[str, Any], reading: b
         "verdict": verdict.get("words", ""),
         "verdict_text": verdict.get("text", ""),
         "emended": emended(verdict) if reading else "",
+        "row": None,
     }
     if lemma and note["type"] != "lacuna" and not editor_fact(note):
         text = lemma["text"]

@@ -47,6 +47,18 @@ def _episode(renderer: Renderer, site: Site, ep: dict[str, Any], k: int) -> tupl
         lo, hi = bisect.bisect_left(starts.get(s, []), start), bisect.bisect_right(starts.get(s, []), end)
         return [[a - start, b - start, *rest] for a, b, *rest in spans.get(s, [])[lo:hi] if b <= end]
 
+    register = url("register.md", 2)
+    m_starts = {s: [m[0] for m in site.mentions.get(s, [])] for s in sigla}
+
+    def mentioned(s: str, seg: dict[str, Any]) -> list[list]:
+        """The register's mentions inside a segment, relative to its start, each with its entry's link and name."""
+        start, end = seg["start"], seg["end"]
+        lo, hi = bisect.bisect_left(m_starts[s], start), bisect.bisect_left(m_starts[s], end)
+        return [
+            [a - start, min(b, end) - start, f"{register}#{e}", name]
+            for a, b, e, name in site.mentions.get(s, [])[lo:hi]
+        ]
+
     heat = site.variance.rows(ep["id"])
     rows, covered = [], dict.fromkeys(sigla, 0)  # rows still covered by a cell spanning from above
     for i, r in enumerate(ep["rows"], 1):
@@ -68,7 +80,8 @@ def _episode(renderer: Renderer, site: Site, ep: dict[str, Any], k: int) -> tupl
                     "lang": site.lang(s),
                     "span": span,
                     "segs": [
-                        [x["text"], f"{moved}#o{x['start']}" if x.get("moved") else "", inside(s, x)] for x in segs
+                        [x["text"], f"{moved}#o{x['start']}" if x.get("moved") else "", inside(s, x), mentioned(s, x)]
+                        for x in segs
                     ],
                 }
             )
@@ -98,6 +111,7 @@ def _episode(renderer: Renderer, site: Site, ep: dict[str, Any], k: int) -> tupl
             for s in sigla
         ],
         "lacking": [w["siglum"] for w in site.witnesses if not amount[w["siglum"]]],
+        "fold": site.folding(x["text"] for row in ep["rows"] for segs in row["cells"].values() for x in segs),
         "kinds": kind_filters(),
         "strip": [{"no": i, "heat": level(v), "diff": percent(v)} for i, v in enumerate(heat, 1)],
         "neighbours": {
@@ -116,7 +130,7 @@ def _episode(renderer: Renderer, site: Site, ep: dict[str, Any], k: int) -> tupl
 def _row(renderer: Renderer, inputs: dict[str, Any]) -> tuple[str, str]:
     """A row of the parallel table, rendered by the ``row`` macro; ``inputs`` is all it is made from:
     its number, id and heat, and per column the siglum and the segments, each as its text, the link to
-    its place in its witness when it is moved, and the notes in it."""
+    its place in its witness when it is moved, the notes and the register's mentions in it."""
     forms = renderer.forms
 
     def render() -> str:
@@ -125,8 +139,11 @@ def _row(renderer: Renderer, inputs: dict[str, Any]) -> tuple[str, str]:
             if "segs" not in cell:
                 cells.append({"siglum": cell["s"], "segs": None})
                 continue
-            segs = [{"moved": moved, "pieces": lines(forms, text, spans)} for text, moved, spans in cell["segs"]]
-            alt = other_script(forms, "".join(text for text, _, _ in cell["segs"]))
+            segs = [
+                {"moved": moved, "pieces": lines(forms, text, spans, mentions)}
+                for text, moved, spans, mentions in cell["segs"]
+            ]
+            alt = other_script(forms, "".join(text for text, *_ in cell["segs"]))
             cells.append({"siglum": cell["s"], "lang": cell["lang"], "span": cell["span"], "segs": segs, "alt": alt})
         return MACROS.row({**inputs, "cells": cells})
 

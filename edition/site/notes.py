@@ -33,23 +33,20 @@ def note_spans(
     order: dict[str, int],
     first: dict[str, str],
     numbers: dict[str, str],
-    lemma_only: bool = False,
 ) -> dict[str, list[Span]]:
     """Per witness, every (start, end, note id, kind, order, number) that notes mark in its text, sorted by start:
     the lemma (not a lacuna's, which is the whole text the copy lacks) and every reading's place. A
-    difference stated once for its page (``first``, see ``series``) marks each place with that note.
-    ``lemma_only``: the lemmas alone (a witness page marks only its own text)."""
+    difference stated once for its page (``first``, see ``series``) marks each place with that note."""
     spans: dict[str, list[Span]] = {}
     for note in notes:
         kind, k, nid = note_kind(note), order[note["id"]], first.get(note["id"], note["id"])
         no = numbers[nid]
         lemma = note["lemma"]
-        if lemma and note["type"] != "lacuna" and (lemma_only or not editor_fact(note)):
+        if lemma and note["type"] != "lacuna" and not editor_fact(note):
             spans.setdefault(lemma["siglum"], []).append((lemma["start"], lemma["end"], nid, kind, k, no))
-        if not lemma_only:
-            for reading in note["readings"]:
-                for siglum, (start, end) in sorted(reading["spans"].items()):
-                    spans.setdefault(siglum, []).append((start, end, nid, kind, k, no))
+        for reading in note["readings"]:
+            for siglum, (start, end) in sorted(reading["spans"].items()):
+                spans.setdefault(siglum, []).append((start, end, nid, kind, k, no))
     return {s: sorted(v) for s, v in spans.items()}
 
 

@@ -26,31 +26,32 @@ def render_register(renderer: Renderer, site: Site) -> str:
 def _entry(site: Site, e: dict[str, Any]) -> dict[str, Any]:
     """One entry: its names, and its mentions grouped by witness, then by place (row or run), in reading order."""
     by_witness: dict[str, dict[str, Any]] = {}
+    order = {ep["id"]: i for i, ep in enumerate(site.export["episodes"])}
     for m in e["mentions"]:
         s = m["siglum"]
         item = by_witness.setdefault(s, {"siglum": s, "places": {}, "named": False})
         item["named"] |= m["named"]
         if m["row"] in site.row_at:
             ep, no = site.row_at[m["row"]]
-            key, label, href = (0, ep["id"], no), f"{ep['title']} {no}", f"{url(episode_page(ep['id']), 1)}#r{no}"
-        else:
-            start = site.run_start(s, m["start"])
-            key, label, href = (1, "", start), "段落外", f"{site.witness_url(s, 1)}#o{start}"
+            key, label, href = (
+                (order[ep["id"]], no, 0),
+                f"{ep['title']} {no}",
+                f"{url(episode_page(ep['id']), 1)}#r{no}",
+            )
+        else:  # outside the episodes: labelled by the row its witness tells just before, linked to the mention itself
+            before = _row_before(site, s, m["start"])
+            key = (order[before[0]["id"]], before[1], 1) if before else (-1, 0, 1)
+            label = f"{before[0]['title']} {before[1]} 後" if before else "篇首"
+            href = f"{site.witness_url(s, 1)}#g{m['start']}"
         place = item["places"].setdefault(key, {"label": label, "href": href, "named": False, "forms": set()})
         place["named"] |= m["named"]
         place["forms"].add(m["text"])
-    order = {ep["id"]: i for i, ep in enumerate(site.export["episodes"])}
     witnesses = [
         {
             "siglum": item["siglum"],
             "href": site.witness_url(item["siglum"], 1),
             "named": item["named"],
-            "places": [
-                {**p, "forms": "、".join(sorted(p["forms"]))}
-                for key, p in sorted(
-                    item["places"].items(), key=lambda kv: (kv[0][0], order.get(kv[0][1], 0), kv[0][2])
-                )
-            ],
+            "places": [{**p, "forms": "、".join(sorted(p["forms"]))} for _, p in sorted(item["places"].items())],
         }
         for item in sorted(by_witness.values(), key=lambda x: site.index[x["siglum"]])
     ]
@@ -64,3 +65,14 @@ def _entry(site: Site, e: dict[str, Any]) -> dict[str, Any]:
         "note": e["note"],
         "witnesses": witnesses,
     }
+
+
+def _row_before(site: Site, siglum: str, offset: int) -> tuple[dict[str, Any], int] | None:
+    """The episode and number of the last row whose segment of a witness starts before ``offset``, or None."""
+    best = None
+    for ep in site.export["episodes"]:
+        for i, row in enumerate(ep["rows"], 1):
+            for x in row["cells"].get(siglum, []):
+                if x["start"] < offset and (best is None or x["start"] > best[0]):
+                    best = (x["start"], ep, i)
+    return (best[1], best[2]) if best else None

@@ -38,15 +38,19 @@ from .witnesses import render_witness
 __all__ = ["render_error", "render_site"]
 
 
-def render_site(export: dict[str, Any], texts: dict[str, str], cache: Cache | None = None) -> dict[str, str]:
+def render_site(
+    export: dict[str, Any], texts: dict[str, str], cache: Cache | None = None, variants: dict[str, str] | None = None
+) -> dict[str, str]:
     """Every generated file, path → content, in reading order: overview, 凡例, episodes, witnesses, register,
     and the search's folding table (``assets/edition-search.json``).
 
     ``cache`` (a ``SiteCache``, kept across the rebuilds of ``mkdocs serve``) holds the pages, the rows
-    and the script conversions; without one, a throwaway cache still converts each distinct run once."""
+    and the script conversions; without one, a throwaway cache still converts each distinct run once.
+    ``variants`` is the edition's variant table (the engine's generic one when not given): the episode pages'
+    two-witness comparison folds script and variant forms with it, as the collation does."""
     renderer = Renderer(cache if cache is not None else SiteCache())
     renderer.forms.keep(texts.values())
-    site = Site(export, renderer.forms)
+    site = Site(export, renderer.forms, variants)
     out = {"overview.md": render_overview(renderer, site, texts), "conventions.md": render_conventions(renderer, site)}
     for k, ep in enumerate(export["episodes"]):
         out[episode_page(ep["id"])] = render_episode(renderer, site, ep, k)

@@ -1,19 +1,44 @@
-"""What every page of one render looks up: witnesses, families, rows, notes and the page that shows each.
+"""What every page of one render looks up: witnesses, families, rows, notes, the notes that quote a witness,
+the register's mentions in it, and the collation's folding of letters.
 
-Built once per render from the export, so no page walks the whole export to find a row, a note's page or
-the runs of a witness's text.
+Built once per render from the export, so no page walks the whole export to find a row or a note's page.
 """
 
 from __future__ import annotations
 
-import bisect
+from collections.abc import Iterable
 from typing import Any
 
+from ..engine.normalise import Normaliser, is_mark
+from ..engine.resources import VARIANTS, engine_data, load_variants
 from .labels import LANGS
 from .notes import FORMS, note_kind, series
 from .paths import url, witness_page
 from .script_forms import ScriptForms
 from .variance import Variance
+
+
+def _mentions(export: dict[str, Any]) -> dict[str, list[tuple[int, int, str, str]]]:
+    """Per witness, the register's mentions in its text, ``(start, end, entry id, entry name)``, sorted, none
+    overlapping another (the longer, then the earlier, of two that overlap is kept). Words the register gives
+    to several entries (太子: 李承乾 or 李治, as the witness has it) link to the first and name them all."""
+    spans: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
+    for e in export["register"]:
+        for m in e["mentions"]:
+            if m["end"] > m["start"]:
+                spans.setdefault((m["siglum"], m["start"], m["end"]), []).append(e)
+    found: dict[str, list[tuple[int, int, str, str]]] = {}
+    for (siglum, start, end), entries in spans.items():
+        names = "、".join(e["name"] for e in entries)
+        found.setdefault(siglum, []).append((start, end, entries[0]["id"], names))
+    out = {}
+    for siglum, ms in found.items():
+        kept: list[tuple[int, int, str, str]] = []
+        for m in sorted(ms, key=lambda m: (m[0], m[0] - m[1], m[2])):
+            if not kept or m[0] >= kept[-1][1]:
+                kept.append(m)
+        out[siglum] = kept
+    return out
 
 
 def chars(text: str) -> int:
@@ -24,7 +49,7 @@ def chars(text: str) -> int:
 class Site:
     """The export of one render, indexed for the pages."""
 
-    def __init__(self, export: dict[str, Any], forms: ScriptForms) -> None:
+    def __init__(self, export: dict[str, Any], forms: ScriptForms, variants: dict[str, str] | None = None) -> None:
         self.export = export
         self.witnesses = export["witnesses"]
         self.index = {w["siglum"]: i for i, w in enumerate(self.witnesses)}
@@ -36,17 +61,53 @@ class Site:
                 self.row_at[row["id"]] = (ep, i)
         self.order = {n["id"]: k for k, n in enumerate(export["notes"])}
         self.by_episode: dict[str, list[dict[str, Any]]] = {ep["id"]: [] for ep in export["episodes"]}
-        self.by_witness: dict[str, list[dict[str, Any]]] = {w["siglum"]: [] for w in self.witnesses}
         for note in export["notes"]:
             if "superseded_by" in note:  # the machine never contradicts the editor on the page (凡例)
                 continue
             if note["row"] in self.row_at:
                 self.by_episode[self.row_at[note["row"]][0]["id"]].append(note)
-            else:
-                self.by_witness.setdefault(self.home(note), []).append(note)
-        self.first, self.again = series([*self.by_episode.values(), *self.by_witness.values()])
+        self.first, self.again = series(self.by_episode.values())
         self.variance = Variance(export, lambda text: forms.forms(text)[1])
-        self._runs: dict[str, list[tuple[int, int]]] = {}
+        self.mentions = _mentions(export)
+        self.normaliser = Normaliser(variants if variants is not None else load_variants([engine_data(VARIANTS)]))
+
+    def folding(self, texts: Iterable[str]) -> tuple[str, str]:
+        """What the two-witness comparison needs to compare the compared forms, as the collation does: each
+        character of ``texts`` whose compared form (``Normaliser.fold_char``: script and variant forms folded)
+        differs from it, paired with that form (``遼辽巖岩…``), and the marks (punctuation, left out)."""
+        found = set()
+        for text in texts:
+            found.update(text)
+        pairs, marks = [], []
+        for c in sorted(found):
+            if c.isspace():
+                continue
+            if is_mark(c):
+                marks.append(c)
+                continue
+            f = self.normaliser.fold_char(c)
+            if f != c and len(f) == 1:
+                pairs.append(c + f)
+        return "".join(pairs), "".join(marks)
+
+    def quoting(self, siglum: str) -> list[tuple[int, int, int, dict[str, Any]]]:
+        """Every note that quotes a witness's text, in its reading order: ``(at, start, order, note)``, ``at``
+        the place its numbered mark stands (right after the words it concerns; where a lacuna's lemma, the
+        text the copy lacks, begins), ``start``-``end`` the words (a lemma, else the reading that cites it)."""
+        out = []
+        for note in self.export["notes"]:
+            lemma = note["lemma"]
+            if lemma and lemma["siglum"] == siglum:
+                start, end = lemma["start"], lemma["end"]
+                at = start if note["type"] == "lacuna" else end
+            else:
+                where = [r["spans"][siglum] for r in note["readings"] if siglum in r["spans"]]
+                if not where:
+                    continue
+                start, end = where[0]
+                at = end
+            out.append((at, start, self.order[note["id"]], note))
+        return sorted(out, key=lambda x: x[:3])
 
     def listed(self, notes: list[dict[str, Any]], forms: bool = False) -> list[dict[str, Any]]:
         """The notes a page lists in its apparatus, or (``forms``) in its table of variant forms and missing
@@ -63,35 +124,5 @@ class Site:
     def witness_url(self, siglum: str, depth: int) -> str:
         return url(witness_page(siglum, self.index[siglum]), depth)
 
-    def home(self, note: dict[str, Any]) -> str:
-        """The witness page that shows a note standing outside the episodes: its family's base."""
-        family = self.families.get(note["family"] or "")
-        if family:
-            return family["base"]
-        lemma = note["lemma"]
-        return lemma["siglum"] if lemma else min((s for r in note["readings"] for s in r["sigla"]), key=self.index.get)
-
     def lang(self, siglum: str) -> str:
         return LANGS.get(self.witnesses[self.index[siglum]]["script"], "zh")
-
-    def runs(self, siglum: str) -> list[tuple[int, int]]:
-        """Every span of a witness's text that the site shows as one run (a segment of a cell, or text
-        outside the episodes), sorted: the anchors ``#o<start>`` of its page. Made once per witness."""
-        if siglum not in self._runs:
-            self._runs[siglum] = self._make_runs(siglum)
-        return self._runs[siglum]
-
-    def run_start(self, siglum: str, offset: int) -> int:
-        """The anchor (``#o<start>``) of the run of a witness's page that holds ``offset`` of its text."""
-        runs = self.runs(siglum)
-        return runs[max(0, bisect.bisect_right(runs, (offset, float("inf"))) - 1)][0] if runs else 0
-
-    def _make_runs(self, siglum: str) -> list[tuple[int, int]]:
-        runs = [
-            (x["start"], x["end"])
-            for ep in self.export["episodes"]
-            for row in ep["rows"]
-            for x in row["cells"].get(siglum, [])
-        ]
-        runs += [(x["start"], x["end"]) for x in self.export["unassigned"].get(siglum, [])]
-        return sorted(runs)

@@ -14,13 +14,17 @@ from typing import Any
 from .script_forms import ScriptForms
 
 
-def piece(forms: ScriptForms, text: str, covering: Sequence[Sequence[Any]] = (), br: bool = False) -> dict[str, Any]:
+def piece(
+    forms: ScriptForms, text: str, covering: Sequence[Sequence[Any]] = (), br: bool = False, reg: Sequence | None = None
+) -> dict[str, Any]:
     """A piece of witness text for the ``pieces`` macro: its Traditional and Simplified forms (None when
     both are the text itself), whether a line break comes before it, and the notes over it (``[start,
     end, id, kind, order, number]``): the innermost (then first) one it links to, all their ids and kinds.
-    A gap (an omission's place) is an empty piece under a note."""
+    A gap (an omission's place) is an empty piece under a note. ``reg``: the register mention it is part of
+    (``[start, end, href, name]``), or None."""
     t, s = forms.forms(text)
     out = {"text": text, "t": t, "s": s, "br": br, "note": None, "notes": "", "classes": "", "gap": False}
+    out["reg"] = {"href": reg[2], "name": reg[3]} if reg and text else None
     if t == text and s == text:
         out["t"] = out["s"] = None
     if covering:
@@ -34,8 +38,11 @@ def piece(forms: ScriptForms, text: str, covering: Sequence[Sequence[Any]] = (),
     return out
 
 
-def lines(forms: ScriptForms, text: str, spans: Sequence[list] = ()) -> list[dict[str, Any]]:
-    """A passage as pieces, split at line breaks (each piece after one says so) and at the notes in it."""
+def lines(
+    forms: ScriptForms, text: str, spans: Sequence[list] = (), mentions: Sequence[list] = ()
+) -> list[dict[str, Any]]:
+    """A passage as pieces, split at line breaks (each piece after one says so), at the notes in it and at the
+    register's ``mentions`` in it (``[start, end, href, name]``, relative to its start)."""
     out, pos = [], 0
     for i, line in enumerate(text.split("\n")):
         end = pos + len(line)
@@ -44,7 +51,8 @@ def lines(forms: ScriptForms, text: str, spans: Sequence[list] = ()) -> list[dic
             for a, b, *rest in spans
             if (a < end and b > pos) or (a == b and pos <= a <= end)
         ]
-        pieces = _segment(forms, line, inside)
+        marked = [[max(a, pos) - pos, min(b, end) - pos, *rest] for a, b, *rest in mentions if a < end and b > pos]
+        pieces = _segment(forms, line, inside, marked)
         if i and pieces:
             pieces[0] = {**pieces[0], "br": True}
         elif i:
@@ -54,18 +62,20 @@ def lines(forms: ScriptForms, text: str, spans: Sequence[list] = ()) -> list[dic
     return out
 
 
-def _segment(forms: ScriptForms, text: str, spans: list[list]) -> list[dict[str, Any]]:
-    """A line split at every note boundary inside it; a zero-width span becomes a caret at its place.
+def _segment(forms: ScriptForms, text: str, spans: list[list], mentions: list[list]) -> list[dict[str, Any]]:
+    """A line split at every note and mention boundary inside it; a zero-width span becomes a caret at its place.
 
-    ``spans`` are the notes' ``[start, end, id, kind, order, number]`` inside the line, relative to its start."""
-    cuts = sorted({0, len(text), *(n[0] for n in spans), *(n[1] for n in spans)})
+    ``spans`` are the notes' ``[start, end, id, kind, order, number]`` inside the line, relative to its start;
+    ``mentions`` the register's ``[start, end, href, name]``."""
+    cuts = sorted({0, len(text), *(n[0] for n in spans), *(n[1] for n in spans), *(x for m in mentions for x in m[:2])})
     out = []
     for a, b in itertools.pairwise([*cuts, None]):
         gaps = [n for n in spans if n[0] == n[1] == a]
         if gaps:
             out.append(piece(forms, "", gaps))
         if b is not None and b > a:
-            out.append(piece(forms, text[a:b], [n for n in spans if n[0] <= a and b <= n[1] and n[0] < n[1]]))
+            reg = next((m for m in mentions if m[0] <= a and b <= m[1]), None)
+            out.append(piece(forms, text[a:b], [n for n in spans if n[0] <= a and b <= n[1] and n[0] < n[1]], reg=reg))
     return out
 
 

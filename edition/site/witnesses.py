@@ -1,6 +1,8 @@
-"""A witness page: catalogue data and the whole text in the witness's own order, each run anchored at its offset
-(``#o<start>``) and marked by its episode row or as outside the episodes; its lacunae; the notes that stand
-outside the episodes and have their home here, marked in the text and listed.
+"""A witness page, read as a 點校本: catalogue data, then the whole text in the witness's own order as running prose,
+paragraphs as in its file, every note that quotes it (collation, fact, lacuna, editor's) a numbered mark 〔一〕 right
+after the words it concerns, linked to its entry in the page's 校勘記 and back; the register's mentions linked to
+their entries. Each run is anchored at its offset (``#o<start>``) and tagged with its episode row. A family's
+base's page is the family's reading text: its 校勘記 give the copies' readings.
 
 A reader who follows a moved segment or a register entry lands here, on the run that holds it, so every run of
 the text is an anchor.
@@ -14,13 +16,12 @@ import itertools
 from typing import Any
 
 from ..engine.cache import digest
-from .apparatus import apparatus
-from .labels import LACUNA_LABELS, LANGS, kind_filters, script_label
-from .notes import note_spans
+from .apparatus import reading_apparatus
+from .labels import LACUNA_LABELS, LANGS, script_label
 from .paths import episode_page, url, witness_page
 from .site_index import Site, chars
 from .templating import Renderer
-from .text_pieces import lines, other_script
+from .text_pieces import other_script
 
 
 def render_witness(renderer: Renderer, site: Site, w: dict[str, Any], index: int, text: str) -> str:
@@ -35,51 +36,73 @@ def render_witness(renderer: Renderer, site: Site, w: dict[str, Any], index: int
         for ep in site.export["episodes"]
     ]
     outside = [[x["start"], x["end"]] for x in site.export["unassigned"].get(s, [])]
-    notes = site.by_witness.get(s, [])
     lacunae = [
-        {"at": x["at"], "label": LACUNA_LABELS.get(x["kind"], x["kind"]), "href": _lacuna_note(x, site)}
+        {"at": x["at"], "label": LACUNA_LABELS.get(x["kind"], x["kind"]), "href": _lacuna_note(x, site, s)}
         for x in site.export["lacunae"]
         if x["siglum"] == s
     ]
     family = site.families[w["family"]]
     members = [{"siglum": m, "href": site.witness_url(m, 2), "base": m == family["base"]} for m in family["members"]]
-    marked = note_spans(notes, site.order, site.first, site.numbers(notes), lemma_only=True)
-    spans = [list(x) for x in marked.get(s, [])]
+    quoting = site.quoting(s)
+    numbers = {note["id"]: k for k, (*_, note) in enumerate(quoting, 1)}
+    marks = [[at, start, note["id"], numbers[note["id"]]] for at, start, _, note in quoting]
+    register = url("register.md", 2)
+    mentions = [[a, b, f"{register}#{e}", name] for a, b, e, name in site.mentions.get(s, [])]
 
     def place(note: dict[str, Any]) -> dict[str, Any]:
-        lemma = note["lemma"]
-        if not (lemma and lemma["siglum"] == s):
-            return {"href": "", "label": "", "title": ""}
-        return {"href": f"#o{site.run_start(s, lemma['start'])}", "label": "見文", "title": "到本文中此處"}
+        return {"href": f"#m{note['id']}", "label": "見文", "title": "回到本文中此處"}
 
-    notes_keys, lists = apparatus(renderer, site, notes, place)
-    inputs = [w, index, digest(text), episodes, outside, spans, lacunae, members, notes_keys]
-    context = functools.partial(_context, renderer, w, text, episodes, outside, spans, lacunae, members, lists)
+    def row(note: dict[str, Any]) -> dict[str, Any] | None:
+        if note["row"] not in site.row_at:
+            return None
+        ep, no = site.row_at[note["row"]]
+        return {"href": f"{url(episode_page(ep['id']), 2)}#r{no}", "label": f"{ep['title']} {no}"}
+
+    notes_key, listed = reading_apparatus(
+        renderer, [(note, chinese_number(numbers[note["id"]]), place(note), row(note)) for *_, note in quoting]
+    )
+    base = family["base"] == s and len(family["members"]) > 1
+    inputs = [w, index, digest(text), episodes, outside, marks, mentions, lacunae, members, base, notes_key]
+    context = functools.partial(
+        _context, renderer, w, text, episodes, outside, marks, mentions, lacunae, members, base, listed
+    )
     return renderer.page(witness_page(s, index), inputs, context, "witness.md.jinja")
 
 
-def _context(renderer: Renderer, w, text, episodes, outside, spans, lacunae, members, lists) -> dict[str, Any]:
-    """What the template prints, made only when the page is not in the cache: the text cut into passages."""
+_PIECE = {"text": "", "t": None, "s": None, "reg": None, "mark": None, "lacuna": None}  # a piece of a reading text
+
+
+def chinese_number(n: int) -> str:
+    """A note's number as a 點校本 prints it: 〔一〕, 〔十二〕, 〔一百零五〕."""
+    digits = "零一二三四五六七八九"
+
+    def below_100(k: int, lead: bool) -> str:
+        tens, ones = divmod(k, 10)
+        head = "" if tens == 0 else ("十" if tens == 1 and lead else digits[tens] + "十")
+        return head + (digits[ones] if ones else "")
+
+    hundreds, rest = divmod(n, 100)
+    if not hundreds:
+        return f"〔{below_100(rest, True) or digits[0]}〕"
+    tail = "" if not rest else ("零" + digits[rest] if rest < 10 else below_100(rest, False))
+    return f"〔{digits[hundreds]}百{tail}〕" if hundreds < 10 else f"〔{n}〕"
+
+
+def _context(renderer: Renderer, w, text, episodes, outside, marks, mentions, lacunae, members, base, listed):
+    """What the template prints, made only when the page is not in the cache: the text as paragraphs (its lines),
+    each cut into runs (an episode row's segment, text outside the episodes, or the gaps between), each run into
+    pieces: plain text, a register mention (a link to its entry), a note's numbered mark, a lacuna."""
     runs: list[tuple[int, int, str, dict[str, Any] | None, bool]] = []  # (start, end, kind, row link, moved)
-    listed = []
+    listed_episodes = []
     for ep_id, title, rows in episodes:
         href = url(episode_page(ep_id), 2)
         for i, segs in rows:
             ref = {"href": f"{href}#r{i}", "title": title, "row": i}
             runs.extend((a, b, "run", ref if j == 0 or moved else None, moved) for j, (a, b, moved) in enumerate(segs))
         amount = sum(chars(text[a:b]) for _, segs in rows for a, b, _ in segs)
-        listed.append({"title": title, "href": href, "chars": amount})
+        listed_episodes.append({"title": title, "href": href, "chars": amount})
     runs.extend((a, b, "outside", None, False) for a, b in outside)
     runs.sort(key=lambda r: (r[0], r[1]))
-    markers = {x["at"]: x for x in lacunae}
-    passages: list[dict[str, Any]] = []
-    shown: set[int] = set()
-
-    def marker(at: int) -> None:
-        if at in markers and at not in shown:
-            shown.add(at)
-            passages.append({"kind": "lacuna", **markers[at]})
-
     intervals, pos = [], 0
     for run in runs:
         if run[0] > pos:
@@ -88,25 +111,60 @@ def _context(renderer: Renderer, w, text, episodes, outside, spans, lacunae, mem
         pos = run[1]
     if pos < len(text):
         intervals.append((pos, len(text), "text", None, False))
-    starts = [sp[0] for sp in spans]  # sorted (note_spans)
-    for a, b, kind, ref, moved in intervals:  # each cut at the lacunae inside it, a marker at each cut
-        for x, y in itertools.pairwise([a, *sorted(p for p in markers if a < p < b), b]):
-            marker(x)
-            inside = [
-                [p - x, q - x, *rest]
-                for p, q, *rest in spans[bisect.bisect_left(starts, x) : bisect.bisect_left(starts, y)]
-                if q <= y
-            ]
-            passages.append(
-                {
-                    "kind": kind,
-                    "ref": ref if x == a else None,
-                    "moved": moved and x == a,
-                    "anchor": f"o{a}" if x == a and kind != "text" else None,
-                    "pieces": lines(renderer.forms, text[x:y], inside),
-                }
-            )
-    marker(len(text))
+    # What stands at a place between characters: the marks of notes on the words before it, a lacuna, then the
+    # marks of notes on the place itself (the lacuna's note after its sign)
+    placed: list[tuple[int, int, int, dict[str, Any]]] = [(x["at"], 1, 0, {**_PIECE, "lacuna": x}) for x in lacunae]
+    placed += [
+        (at, 0 if start < at else 2, k, {**_PIECE, "mark": {"id": nid, "no": chinese_number(k)}})
+        for at, start, nid, k in marks
+    ]
+    inserts: dict[int, list[dict[str, Any]]] = {}
+    for at, *_, item in sorted(placed, key=lambda x: x[:3]):
+        inserts.setdefault(at, []).append(item)
+    cuts = {0, len(text), *inserts, *(r[0] for r in intervals), *(m[0] for m in mentions), *(m[1] for m in mentions)}
+    cuts.update(i for i, c in enumerate(text) if c == "\n")
+    cuts.update(i + 1 for i, c in enumerate(text) if c == "\n")
+    starts = [r[0] for r in intervals]
+    m_starts = [m[0] for m in mentions]
+    paragraphs: list[list[dict[str, Any]]] = [[]]
+    current: dict[str, Any] | None = None
+
+    def part(interval) -> dict[str, Any]:
+        a, _, kind, *_ = interval
+        return {"kind": kind, "interval": a, "ref": None, "moved": False, "anchor": None, "pieces": []}
+
+    def insert(at: int) -> None:
+        nonlocal current
+        for item in inserts.get(at, []):
+            if current is None:
+                current = {**part((at, at, "text", None, False)), "interval": -1}
+                paragraphs[-1].append(current)
+            current["pieces"].append(item)
+
+    cut_list = sorted(cuts)
+    for x, y in itertools.pairwise(cut_list):
+        insert(x)
+        chunk = text[x:y]
+        if chunk == "\n":
+            paragraphs.append([])
+            current = None
+            continue
+        interval = intervals[bisect.bisect_right(starts, x) - 1]
+        if current is None or current["interval"] != interval[0]:
+            current = part(interval)
+            if x == interval[0]:
+                current.update(anchor=f"o{x}" if interval[2] != "text" else None, ref=interval[3], moved=interval[4])
+            paragraphs[-1].append(current)
+        k = bisect.bisect_right(m_starts, x) - 1
+        mention = mentions[k] if k >= 0 and mentions[k][0] <= x < mentions[k][1] else None
+        t, s = renderer.forms.forms(chunk)
+        piece = {**_PIECE, "text": chunk, "t": None if t == s == chunk else t, "s": None if t == s == chunk else s}
+        if mention:
+            # the register links to a mention outside the episodes itself (#g<start>), to the others' rows
+            anchor = f"g{x}" if x == mention[0] and current["kind"] != "run" else None
+            piece["reg"] = {"href": mention[2], "name": mention[3], "id": anchor}
+        current["pieces"].append(piece)
+    insert(len(text))
     return {
         "title": f"{w['siglum']} · {w['title']}",
         "lang": LANGS.get(w["script"], "zh"),
@@ -118,12 +176,14 @@ def _context(renderer: Renderer, w, text, episodes, outside, spans, lacunae, mem
             ("字體", script_label(w["script"])),
             ("長度", f"{w['length']} 字元（不計空白 {chars(text)} 字）"),
         ],
+        "siglum": w["siglum"],
         "members": members,
-        "episodes": listed,
-        "passages": passages,
+        "base": base,
+        "episodes": listed_episodes,
+        "paragraphs": [p for p in paragraphs if any(x["pieces"] for x in p)],
         "alt": other_script(renderer.forms, text),
-        **lists,
-        "kinds": kind_filters(),
+        "notes": listed[1],
+        "notes_count": listed[0],
     }
 
 
@@ -132,11 +192,10 @@ def _rows(ep: dict[str, Any], siglum: str) -> list[tuple[int, dict[str, Any]]]:
     return [(i, row) for i, row in enumerate(ep["rows"], 1) if row["cells"].get(siglum)]
 
 
-def _lacuna_note(lacuna: dict[str, Any], site: Site) -> str:
-    """Link to the note that tells of a witness's lacuna (on its family base's page), or ''."""
-    base = site.families[lacuna["family"]]["base"]
-    for note in site.by_witness.get(base, []):
-        at = [lacuna["at"], lacuna["at"]]
+def _lacuna_note(lacuna: dict[str, Any], site: Site, siglum: str) -> str:
+    """Link to the note that tells of a witness's lacuna (in this page's 校勘記), or ''."""
+    at = [lacuna["at"], lacuna["at"]]
+    for note in site.export["notes"]:
         if note["type"] == "lacuna" and any(list(r["spans"].get(lacuna["siglum"], [])) == at for r in note["readings"]):
-            return f"{site.witness_url(base, 2)}#{note['id']}"
+            return f"#{note['id']}"
     return ""
