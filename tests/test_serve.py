@@ -1,8 +1,15 @@
 """`mkdocs serve` survives an editor's mistakes and recovers on the next good save (issues 3 and 4).
 
-The server runs on a free loopback port against a copy of the site (mkdocs.yml, docs/, hooks/,
-seeds/, edition/engine/data/) in a temporary folder; the real seeds are never touched. Every wait is
-bounded, and the server is always stopped.
+One real server (``test_serve_rebuilds_on_a_save_shows_bad_input_and_recovers``) runs on a free loopback port
+against a copy of the site (mkdocs.yml, docs/, hooks/, seeds/, edition/engine/data/) in a temporary folder; the
+real seeds are never touched; every wait is bounded, and the server is always stopped. It checks what only a
+server shows: a save triggers a rebuild, the pages show a broken input's error while the server keeps answering,
+the next good save brings the edition back (its new words in the pages and in the search index, built by the
+same process's segmenter).
+
+The rest of what a rebuild does with each kind of mistake is checked through the hook itself, as MkDocs calls it
+under `serve` (``on_startup("serve")``, then ``on_files`` once per rebuild in one process, so with the cache a
+server keeps): faster, and each mistake on its own.
 """
 
 from __future__ import annotations
@@ -32,7 +39,6 @@ NEW_WORD = "校驗新詞甲乙丙丁"  # in no seed: it can only come from the f
 NEW_TITLE = "校驗題名戊己庚"
 
 pytestmark = [
-    pytest.mark.slow,
     pytest.mark.skipif(not (ROOT / "mkdocs.yml").exists(), reason="the site (mkdocs.yml) is not there yet"),
 ]
 
@@ -120,81 +126,140 @@ def note_classes(export: str, lemma: str) -> set[str]:
     return {n["class"] for n in data["notes"] if n["lemma"] and n["lemma"]["text"] == lemma}
 
 
-def classes_of(server: Server, lemma: str) -> set[str]:
-    status, body = get(server.base + "/edition.json")
-    assert status == 200
-    return note_classes(body, lemma)
+def indexed(body: str) -> str:
+    """The text of a search_index.json, without the segmenter's word breaks."""
+    try:
+        docs = json.loads(body)["docs"]
+    except (ValueError, KeyError):
+        return ""
+    return "".join(d["text"] for d in docs).replace("\u200b", "")
 
 
-def test_serve_shows_bad_input_and_recovers(tmp_path):
+@pytest.mark.slow
+def test_serve_rebuilds_on_a_save_shows_bad_input_and_recovers(tmp_path):
     site = site_copy(tmp_path / "site")
     seeds = site / "seeds"
     witness = seeds / BROKEN_FILE
     good_witness = witness.read_bytes()
-    catalogue = seeds / "catalogue.yaml"
-    good_catalogue = catalogue.read_text(encoding="utf-8")
-    assert B_TITLE in good_catalogue and NEW_WORD.encode() not in good_witness
+    episodes = seeds / "episodes.yaml"
+    good_episodes = episodes.read_text(encoding="utf-8")
+    assert NEW_WORD.encode() not in good_witness and "title: 遼澤\n" in good_episodes
 
     server = Server(site, tmp_path / "serve.log")
     try:
         page_b = "/witnesses/B/"
         server.wait_for(page_b, lambda body: B_TITLE in body, STARTUP, "witness B's page")
 
-        # 1. A witness file that cannot be decoded: its name and the bad byte's offset appear on the pages.
+        # A witness file that cannot be decoded: its name and the bad byte's offset on the pages; the server answers.
         witness.write_bytes(good_witness + b"\xff\xfe")
         offset = f"offset {len(good_witness)}"
         for page in [page_b, "/witnesses/A/", "/overview/"]:
             server.wait_for(page, lambda body: BROKEN_FILE in body and offset in body, REBUILD, "the decoding error")
         server.answers()
 
-        # ...fixed, with a new word: the witness page comes back and shows it.
+        # ...fixed, with a new word, and an episode retitled in the same save: the edition comes back with both,
+        # in the pages and in the search index.
         witness.write_bytes(good_witness + f"\n{NEW_WORD}。\n".encode())
+        episodes.write_text(good_episodes.replace("title: 遼澤\n", "title: 遼澤泥淖\n"), encoding="utf-8")
         body = server.wait_for(page_b, lambda body: NEW_WORD in body, REBUILD, "the fixed witness")
-        assert BROKEN_FILE + ": cannot be decoded" not in body
-
-        # 2. A broken catalogue: the pages name it and the line of the problem.
-        catalogue.write_text(good_catalogue + "  - file: [oops\n", encoding="utf-8")
-        body = server.wait_for(
-            page_b, lambda body: re.search(r"catalogue.yaml, line \d+: broken YAML", body), REBUILD, "the YAML error"
-        )
-        assert NEW_WORD not in body  # the page says what is wrong instead of showing stale text
-        server.answers()
-
-        # ...fixed, with a new title for B: the page comes back with it, and with the new word.
-        catalogue.write_text(good_catalogue.replace(B_TITLE, NEW_TITLE), encoding="utf-8")
-        body = server.wait_for(page_b, lambda body: NEW_TITLE in body, REBUILD, "the fixed catalogue")
-        assert NEW_WORD in body and "broken YAML" not in body
-        server.answers()
-
-        # 3. The edition's data files are read on every rebuild: an episode title and a variant pair.
-        episodes = seeds / "episodes.yaml"
-        episodes.write_text(episodes.read_text(encoding="utf-8").replace("title: 遼澤", "title: 遼澤泥淖"), "utf-8")
+        assert BROKEN_FILE + ": cannot be decoded" not in body and B_TITLE in body
         server.wait_for("/episodes/liao-marshes/", lambda body: "遼澤泥淖" in body, REBUILD, "the new episode title")
-        # 透 / 通 (A 得以透過, B 得以通過) is a substantive reading until the editor's table folds the pair
-        assert classes_of(server, "透") == {"substantive"}
-        (seeds / "variants.tsv").write_text("透\t通\n", encoding="utf-8")
-        server.wait_for(
-            "/edition.json", lambda body: "orthographic" in note_classes(body, "透"), REBUILD, "the variant"
-        )
-        assert classes_of(server, "透") == {"orthographic"}
-
-        # 4. The editor's file: a quote that is not in the witness shows on the pages (file, line, the
-        # closest words), and the next good save brings the editor's note in.
-        editorial = seeds / "editorial.yaml"
-        good_editorial = editorial.read_text(encoding="utf-8")
-        editorial.write_text("notes:\n  - {witness: E, at: 梁修元登上城樓, text: 校驗按語}\n", encoding="utf-8")
-        body = server.wait_for(
-            page_b,
-            lambda body: "editorial.yaml, line 2" in body and "梁修元登上城头" in body,
-            REBUILD,
-            "the editorial error with the closest words",
-        )
+        server.wait_for("/search/search_index.json", lambda body: NEW_WORD in indexed(body), REBUILD, "the index")
         server.answers()
-        editorial.write_text(
-            good_editorial.replace("notes:\n", "notes:\n  - {witness: E, at: 片刻后, text: 校驗按語}\n"),
-            encoding="utf-8",
-        )
-        server.wait_for("/edition.json", lambda body: "校驗按語" in body, REBUILD, "the editor's note")
     finally:
         server.stop()
     assert server.proc.returncode is not None
+
+
+# --- each kind of mistake, through the hook as `mkdocs serve` calls it ------------------------------------------
+
+
+class Rebuilds:
+    """The edition hook as `mkdocs serve` drives it: one config, ``on_startup("serve")``, then one ``on_files``
+    per rebuild (the hook's cache kept between them, as in the server's process)."""
+
+    def __init__(self, seeds: Path, monkeypatch) -> None:
+        from mkdocs.config import load_config
+
+        monkeypatch.setenv("EDITION_SEEDS", str(seeds))
+        self.config = load_config(str(ROOT / "mkdocs.yml"))
+        self.config.plugins.on_startup(command="serve", dirty=False)
+
+    def files(self) -> dict[str, str]:
+        from mkdocs.structure.files import Files
+
+        files = self.config.plugins.on_files(Files([]), config=self.config)
+        return {f.src_uri: f.content_string for f in files}
+
+    def close(self) -> None:
+        self.config.plugins.on_startup(command="build", dirty=False)  # the hook module is shared by the process
+
+
+@pytest.fixture
+def rebuilds(tmp_path, monkeypatch):
+    seeds = tmp_path / "seeds"
+    shutil.copytree(ROOT / "seeds", seeds, copy_function=shutil.copyfile)
+    for path in seeds.iterdir():
+        path.chmod(0o644)
+    hook = Rebuilds(seeds, monkeypatch)
+    try:
+        yield seeds, hook
+    finally:
+        hook.close()
+
+
+PAGE_B, PAGE_A = "witnesses/B.md", "witnesses/A.md"
+
+
+def test_a_witness_that_cannot_be_decoded_shows_on_every_page_until_fixed(rebuilds):
+    seeds, hook = rebuilds
+    witness = seeds / BROKEN_FILE
+    good = witness.read_bytes()
+    assert B_TITLE in hook.files()[PAGE_B]
+    witness.write_bytes(good + b"\xff\xfe")
+    broken = hook.files()
+    offset = f"offset {len(good)}"
+    for page in (PAGE_B, PAGE_A, "overview.md", "episodes/withdrawal.md"):
+        assert BROKEN_FILE in broken[page] and offset in broken[page], page
+    assert "edition.json" not in broken
+    witness.write_bytes(good + f"\n{NEW_WORD}。\n".encode())
+    fixed = hook.files()
+    assert NEW_WORD in fixed[PAGE_B] and BROKEN_FILE + ": cannot be decoded" not in fixed[PAGE_B]
+
+
+def test_a_broken_catalogue_names_its_line_and_the_fix_brings_the_new_title(rebuilds):
+    seeds, hook = rebuilds
+    catalogue = seeds / "catalogue.yaml"
+    good = catalogue.read_text(encoding="utf-8")
+    assert B_TITLE in good
+    catalogue.write_text(good + "  - file: [oops\n", encoding="utf-8")
+    body = hook.files()[PAGE_B]
+    assert re.search(r"catalogue.yaml, line \d+: broken YAML", body) and B_TITLE not in body
+    catalogue.write_text(good.replace(B_TITLE, NEW_TITLE), encoding="utf-8")
+    body = hook.files()[PAGE_B]
+    assert NEW_TITLE in body and "broken YAML" not in body
+
+
+def test_the_data_files_are_read_on_every_rebuild(rebuilds):
+    """An episode title (episodes.yaml) and a variant pair (variants.tsv) take effect on the next rebuild."""
+    seeds, hook = rebuilds
+    files = hook.files()
+    # 透 / 通 (A 得以透過, B 得以通過) is a substantive reading until the editor's table folds the pair
+    assert note_classes(files["edition.json"], "透") == {"substantive"}
+    episodes = seeds / "episodes.yaml"
+    episodes.write_text(episodes.read_text(encoding="utf-8").replace("title: 遼澤", "title: 遼澤泥淖"), "utf-8")
+    (seeds / "variants.tsv").write_text("透\t通\n", encoding="utf-8")
+    files = hook.files()
+    assert "遼澤泥淖" in files["episodes/liao-marshes.md"]
+    assert note_classes(files["edition.json"], "透") == {"orthographic"}
+
+
+def test_an_editorial_quote_not_in_the_witness_shows_the_closest_words_then_the_note(rebuilds):
+    seeds, hook = rebuilds
+    editorial = seeds / "editorial.yaml"
+    good = editorial.read_text(encoding="utf-8")
+    editorial.write_text("notes:\n  - {witness: E, at: 梁修元登上城樓, text: 校驗按語}\n", encoding="utf-8")
+    body = hook.files()[PAGE_B]
+    assert "editorial.yaml, line 2" in body and "梁修元登上城头" in body
+    editorial.write_text(good.replace("notes:\n", "notes:\n  - {witness: E, at: 片刻后, text: 校驗按語}\n"), "utf-8")
+    assert "校驗按語" in hook.files()["edition.json"]
