@@ -11,11 +11,14 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 from mkdocs.commands.gh_deploy import gh_deploy
 from mkdocs.config import load_config
 
 ROOT = Path(__file__).resolve().parents[1]
 PARTS = ("mkdocs.yml", "docs", "hooks", "overrides", "seeds", "edition/engine/data")  # what the config names
+pytestmark = pytest.mark.slow  # it needs the built site
+
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "test",
     "GIT_AUTHOR_EMAIL": "test@example.org",
