@@ -8,9 +8,10 @@ of Han characters), and its worker matches a query against those words. Two thin
    The register's headwords, aliases, variants and titles, in both scripts, are added to it as words, so a
    name is one term (杨万春, not 杨 万春). The segmenter is made once per process and kept across the rebuilds
    of ``mkdocs serve``; the register is read afresh on every build, names it gained are added, and a name it
-   lost makes a new segmenter. When ``rjieba`` is not installed, Material's jieba is left in place, with the
-   names as its user dictionary (as before). On broken input the edition hook reports it, and the index is
-   built without the names.
+   lost makes a new segmenter. A page's index entries are kept too, and a rebuild reuses them while the
+   page's HTML (and address, title, search options and the words) are unchanged. When ``rjieba`` is not
+   installed, Material's jieba is left in place, with the names as its user dictionary (as before). On broken
+   input the edition hook reports it, and the index is built without the names.
 2. What the worker may show. The other-script copy of each run of text (``span.ed-alt``, hidden on the page)
    and a witness's catalogue (file name, title, description, lengths) stay in the index, so lunr finds a page
    in either script and by its metadata, but they are fenced with U+2063 (INVISIBLE SEPARATOR, which
@@ -21,6 +22,8 @@ of Han characters), and its worker matches a query against those words. Two thin
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import logging
 import os
 import re
@@ -61,6 +64,7 @@ class Segmenter:
     def __init__(self) -> None:
         self._jieba = None  # an rjieba.Jieba, made on first use
         self._words: frozenset[str] = frozenset()
+        self.words_key = ""  # a digest of the words: the index entries' cache depends on it
 
     def use(self, words: list[str]) -> None:
         """From now on cut ``words`` whole (a new segmenter only when a word was dropped)."""
@@ -74,6 +78,7 @@ class Segmenter:
         for word in sorted(words_set - self._words):
             self._jieba.add_word(word, None, None)
         self._words = words_set
+        self.words_key = hashlib.sha256("\n".join(sorted(words_set)).encode("utf-8")).hexdigest()
 
     def cut(self, text: bytes | str) -> list[str]:
         if self._jieba is None:
@@ -88,6 +93,54 @@ class Segmenter:
 
 
 SEGMENTER = Segmenter()  # kept for the life of the process: `mkdocs serve` rebuilds reuse it
+
+
+class Entries:
+    """The index entries of each page, kept across the rebuilds of `mkdocs serve`: a page whose HTML, address,
+    title and search options are unchanged, cut with the same words, is not parsed and cut again. Entries not
+    used by the last build are dropped after it (``end_build``)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[tuple, list[dict]] = {}
+        self.used: dict[tuple, list[dict]] = {}
+
+    def key(self, page) -> tuple:
+        meta = page.meta or {}
+        options = repr((meta.get("search"), meta.get("tags"), meta.get("title")))
+        content = hashlib.sha256(page.content.encode("utf-8")).hexdigest()
+        return (page.url, str(page.title), options, content, SEGMENTER.words_key)
+
+    def add(self, index, page, add) -> None:
+        """``add(page)`` (Material's own), or the entries it made for the same key in an earlier build."""
+        key = self.key(page)
+        entries = self.used.get(key) or self.kept.get(key)
+        if entries is None:
+            before = len(index.entries)
+            add(page)
+            entries = copy.deepcopy(index.entries[before:])
+        else:
+            index.entries.extend(copy.deepcopy(entries))
+        self.used[key] = entries
+
+    def end_build(self) -> None:
+        self.kept, self.used = self.used, {}
+
+
+ENTRIES = Entries()
+
+
+def _cached_indexing(material_search) -> None:
+    """Material's SearchIndex.add_entry_from_context, through ENTRIES (patched once per process)."""
+    cls = material_search.SearchIndex
+    if getattr(cls, "_edition_cached", False):
+        return
+    add = cls.add_entry_from_context
+
+    def add_entry_from_context(self, page):
+        ENTRIES.add(self, page, lambda p: add(self, p))
+
+    cls.add_entry_from_context = add_entry_from_context
+    cls._edition_cached = True
 
 
 def _rjieba() -> bool:
@@ -110,6 +163,7 @@ def on_config(config):
 
         SEGMENTER.use(terms)
         material_search.jieba = SEGMENTER
+        _cached_indexing(material_search)
     else:  # Material's jieba, the names as its user dictionary
         DICTIONARY.write_text("".join(f"{t}\n" for t in terms), encoding="utf-8")
         search.config.jieba_dict_user = str(DICTIONARY)
@@ -125,3 +179,7 @@ def fence(html: str) -> str:
 
 def on_page_content(html: str, page, config, files) -> str:
     return fence(html)
+
+
+def on_post_build(config) -> None:
+    ENTRIES.end_build()

@@ -44,3 +44,31 @@ def test_other_script_copies_and_the_catalogue_are_fenced():
     assert f'{hidden}<ul class="ed-episodes">' in out and f"</ul>{hidden}" in out
     assert out.replace(FENCE, "").replace("<span hidden></span>", "") == html
     assert fence("<p>no fence</p>") == "<p>no fence</p>"
+
+
+def test_a_rebuild_reuses_the_entries_of_an_unchanged_page_only():
+    from types import SimpleNamespace
+
+    from hooks.search_terms import Entries
+
+    calls = []
+
+    def add(index, page):
+        calls.append(page.url)
+        index.entries.append({"location": page.url, "title": str(page.title), "text": page.content})
+
+    entries = Entries()
+    pages = [SimpleNamespace(url=u, title=u, meta={}, content=f"<p>{u}</p>") for u in ("a/", "b/")]
+    first = SimpleNamespace(entries=[])
+    for page in pages:
+        entries.add(first, page, lambda p, i=first: add(i, p))
+    entries.end_build()
+    pages[1].content = "<p>b, changed</p>"
+    second = SimpleNamespace(entries=[])
+    for page in pages:
+        entries.add(second, page, lambda p, i=second: add(i, p))
+    entries.end_build()
+    assert calls == ["a/", "b/", "b/"]  # a/ came from the first build
+    assert second.entries == [first.entries[0], {"location": "b/", "title": "b/", "text": "<p>b, changed</p>"}]
+    second.entries[0]["text"] = "edited by Material later"
+    assert entries.kept[entries.key(pages[0])][0]["text"] == "<p>a/</p>"  # a copy is handed out, not the kept one
