@@ -1,22 +1,30 @@
-"""The edition's benchmark: wall time per stage, render and rebuild, and peak memory, per corpus size.
+"""The edition's benchmark: one table of what a person waits for, then wall time per stage per corpus size.
 
     .venv/bin/python -m tests.benchmarks                       # every size, 3 runs each
     .venv/bin/python -m tests.benchmarks --sizes seeds,10x50k --repeats 3
     .venv/bin/python -m tests.benchmarks --sizes 10x100k --profile    # where the time goes (cProfile)
 
+The first table (medians over the runs, each run a fresh process; peak memory is the process's maximum
+resident set size):
+
+- ``python -m edition export`` of the seeds, cold: a new interpreter, imports included, the JSON written;
+- ``mkdocs build`` of the site from the seeds (wall), and its part in the edition hook;
+- a ``mkdocs serve`` rebuild after one character of one witness changed: in one process, the site built once,
+  then one character in the middle of the last witness (the first after a "，") replaced, the config loaded
+  again and the site built again, as the server does on a save (the hooks' caches and the segmenter kept);
+- for each corpus size, the engine and the export (``total`` below) and the growth per doubling of the
+  corpus from the size before it (2 ** the slope of log time over log characters: 2.0 is linear).
+
 Sizes are ``seeds`` (the real witnesses) or ``NxL`` (N synthetic witnesses of
 about L characters, ``k``/``M`` suffixes allowed; see ``tests/synth.py``).
-Each run is a fresh subprocess; "start-up" (importing the engine and the site
+In the second table, "start-up" (importing the engine and the site
 renderer, loading jieba's dictionary) is timed apart from the stages, and
 "total" is the engine's stages plus the export after it. "render" is a cold
-render of every page (``render_site`` with no cache). "rebuild" is what a
-``mkdocs serve`` rebuild pays after one character of one witness changed, done
+render of every page (``render_site`` with no cache). "rebuild" is the edition's part of a
+``mkdocs serve`` rebuild after one character of one witness changed, done
 as the hook does it with a warm ``SiteCache``: ``load_resources``, ``build``,
 ``to_dict`` (and the ``edition.json`` text), ``render_site``, ``end_build``
-(measured up to 1M characters); "rebuild render" is its ``render_site`` part. The peak memory is the process's maximum
-resident set size. The table gives medians over the runs. When ``mkdocs.yml``
-exists, ``mkdocs build`` of the site is timed as well: its wall time and the
-time spent in the edition hook.
+(measured up to 1M characters); "rebuild render" is its ``render_site`` part.
 
 Not collected by pytest: it measures, it does not test.
 """
@@ -26,6 +34,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import math
 import os
 import pstats
 import resource
@@ -203,7 +212,104 @@ def mkdocs_child(site: str) -> dict[str, float]:
     config.plugins.on_startup(command="build", dirty=False)
     build(config)
     config.plugins.on_shutdown()
-    return {"wall": time.perf_counter() - t0, "hook": hook[0]}
+    return {"wall": time.perf_counter() - t0, "hook": hook[0], "peak_mb": _peak_mb()}
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def export_cold(repeats: int, timeout: float) -> list[dict[str, float]]:
+    """Wall seconds of ``python -m edition export`` of the seeds in a new interpreter, and its peak memory."""
+    runs = []
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory() as tmp:
+            cmd = [sys.executable, "-m", "edition", "export", "--seeds", str(SEEDS), "--out", f"{tmp}/e.json"]
+            t0 = time.perf_counter()
+            try:
+                done = subprocess.run(cmd, cwd=ROOT, capture_output=True, timeout=timeout)
+            except subprocess.TimeoutExpired:
+                continue
+            wall = time.perf_counter() - t0
+            if done.returncode == 0:
+                child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # the largest child so far
+                runs.append({"wall": wall, "peak_mb": child})
+    return runs
+
+
+def serve_rebuilds(repeats: int, timeout: float) -> list[dict[str, float]]:
+    """Per run (a fresh process): seconds of a `mkdocs serve`-style rebuild after one character changed."""
+    if not (ROOT / "mkdocs.yml").exists():
+        return []
+    runs = []
+    for _ in range(repeats):
+        run = child_json([sys.executable, "-m", "tests.benchmarks", "--serve-child"], timeout)
+        if run is not None:
+            runs.append(run)
+    return runs
+
+
+def serve_child() -> dict[str, float]:
+    """The seeds copied, the site built, one character of the last witness changed, the site built again in
+    the same process with the config loaded again (as `mkdocs serve` does on a save): the second build timed."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "seeds"
+        shutil.copytree(SEEDS, copy)
+        os.environ["EDITION_SEEDS"] = str(copy)
+
+        def rebuild() -> float:
+            t0 = time.perf_counter()
+            config = load_config(str(ROOT / "mkdocs.yml"), site_dir=f"{tmp}/site")
+            config.plugins.on_startup(command="serve", dirty=False)
+            build(config, serve_url="http://127.0.0.1:8000/")
+            return time.perf_counter() - t0
+
+        first = rebuild()
+        last = sorted(copy.glob("*.txt"))[-1]
+        text = last.read_text(encoding="utf-8-sig")
+        mid = text.find("，", len(text) // 2) + 1
+        last.write_text(text[:mid] + ("又" if text[mid] != "又" else "亦") + text[mid + 1 :], encoding="utf-8")
+        return {"first": first, "wall": rebuild(), "peak_mb": _peak_mb()}
+
+
+def growth(results: dict[str, list[dict[str, float]]]) -> dict[str, float]:
+    """Per size, the growth of ``total`` per doubling of the characters from the size before it."""
+    out, prev = {}, None
+    for size, runs in results.items():
+        if not runs:
+            continue
+        chars, total = runs[0]["chars"], statistics.median(r["total"] for r in runs)
+        if prev and chars > prev[0] * 1.2 and prev[1] > 0:
+            out[size] = 2 ** (math.log(total / prev[1]) / math.log(chars / prev[0]))
+        prev = (chars, total)
+    return out
+
+
+def summary(exports, builds, rebuilds, results) -> str:
+    """The one table: what a person waits for, and how the engine scales."""
+    lines = ["| what | median s | runs | growth per doubling | peak RSS MB |", "|---|---|---|---|---|"]
+
+    def row(what: str, runs: list[dict[str, float]], key: str = "wall", grows: str = "") -> None:
+        if not runs:
+            lines.append(f"| {what} | not measured | 0 | | |")
+            return
+        median = statistics.median(r[key] for r in runs)
+        lines.append(f"| {what} | {median:.2f} | {len(runs)} | {grows} | {_median(runs, 'peak_mb'):.0f} |")
+
+    row("`python -m edition export` (seeds, cold)", exports)
+    row("`mkdocs build` (seeds)", builds)
+    if builds:
+        lines.append(f"| … of which the edition hook | {_median(builds, 'hook'):.2f} | {len(builds)} | | |")
+    row("`mkdocs serve` rebuild after one character of one witness (seeds)", rebuilds)
+    grown = growth(results)
+    for size, runs in results.items():
+        chars = f"{int(runs[0]['chars']):,} characters" if runs else ""
+        factor = f"×{grown[size]:.2f}" if size in grown else ""
+        row(f"engine + export, {size} ({chars})", runs, "total", factor)
+    return "\n".join(lines)
 
 
 def _median(runs: list[dict[str, float]], key: str) -> float:
@@ -248,6 +354,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="profile one run per size instead of timing")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--mkdocs-child", help=argparse.SUPPRESS)
+    parser.add_argument("--serve-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     os.environ["NO_MKDOCS_2_WARNING"] = "1"  # for the children: Material's banner is not output to measure
     if args.child:
@@ -256,6 +363,11 @@ def main() -> None:
     if args.mkdocs_child:
         print(json.dumps(mkdocs_child(args.mkdocs_child)))
         return
+    if args.serve_child:
+        print(json.dumps(serve_child()))
+        return
+    # first: its peak memory is read from RUSAGE_CHILDREN, the largest of this process's children so far
+    exports = [] if args.profile else export_cold(args.repeats, args.timeout)
     results: dict[str, list[dict[str, float]]] = {}
     for size in args.sizes.split(","):
         folder = corpus(size, args.seed, args.workdir)
@@ -272,12 +384,12 @@ def main() -> None:
         print(f"{size}: {[round(r['total'], 2) for r in runs]}", file=sys.stderr, flush=True)
     if args.profile:
         return
+    builds = mkdocs_build(args.repeats, args.timeout)
+    rebuilds = serve_rebuilds(args.repeats, args.timeout)
     print(f"`python -m tests.benchmarks --sizes {args.sizes} --repeats {args.repeats}`, medians, seconds\n")
+    print(summary(exports, builds, rebuilds, results))
+    print("\nPer stage:\n")
     print(table(results))
-    runs = mkdocs_build(args.repeats, args.timeout)
-    if runs:
-        wall, hook = (statistics.median(r[k] for r in runs) for k in ("wall", "hook"))
-        print(f"\n`mkdocs build` of the site: median {wall:.2f} s, in the edition hook {hook:.2f} s ({len(runs)} runs)")
 
 
 if __name__ == "__main__":

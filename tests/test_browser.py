@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_site import ROOT, mkdocs_build
+from tests.test_site import ROOT
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
@@ -41,11 +41,8 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
-    result = mkdocs_build(out)
-    assert result.returncode == 0, result.stderr
-    return out
+def site(built_site):
+    return built_site  # the session's build (conftest.py)
 
 
 @pytest.fixture(scope="module")

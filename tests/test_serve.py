@@ -1,8 +1,15 @@
 """`mkdocs serve` survives an editor's mistakes and recovers on the next good save (issues 3 and 4).
 
-The server runs on a free loopback port against a copy of the site (mkdocs.yml, docs/, hooks/,
-seeds/, edition/engine/data/) in a temporary folder; the real seeds are never touched. Every wait is
-bounded, and the server is always stopped.
+One real server (``test_serve_rebuilds_on_a_save_shows_bad_input_and_recovers``) runs on a free loopback port
+against a copy of the site (mkdocs.yml, docs/, hooks/, seeds/, edition/engine/data/) in a temporary folder; the
+real seeds are never touched; every wait is bounded, and the server is always stopped. It checks what only a
+server shows: a save triggers a rebuild, the pages show a broken input's error while the server keeps answering,
+the next good save brings the edition back (its new words in the pages and in the search index, built by the
+same process's segmenter).
+
+The rest of what a rebuild does with the other kinds of mistake is checked through the hook itself, as MkDocs calls it
+under `serve` (``on_startup("serve")``, then ``on_files`` once per rebuild in one process, so with the cache a
+server keeps): faster, and each mistake on its own.
 """
 
 from __future__ import annotations
@@ -33,7 +40,6 @@ NEW_WORD = "校驗新詞甲乙丙丁"  # in no seed: it can only come from the f
 NEW_TITLE = "校驗題名戊己庚"
 
 pytestmark = [
-    pytest.mark.slow,
     pytest.mark.skipif(not (ROOT / "mkdocs.yml").exists(), reason="the site (mkdocs.yml) is not there yet"),
 ]
 
@@ -72,11 +78,11 @@ def get(url: str) -> tuple[int, str]:
 
 
 class Server:
-    def __init__(self, site: Path, log: Path, seeds: Path | None = None) -> None:
+    def __init__(self, site: Path, log: Path, seeds: Path) -> None:
         self.addr = f"127.0.0.1:{free_port()}"
         self.base = f"http://{self.addr}{mount_path(site / 'mkdocs.yml')}"
         self.log = log
-        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "EDITION_SEEDS": str(seeds or site / "seeds")}
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "EDITION_SEEDS": str(seeds)}
         with log.open("wb") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "mkdocs", "serve", "-f", str(site / "mkdocs.yml"), "-a", self.addr],
@@ -121,13 +127,16 @@ def note_classes(export: str, lemma: str) -> set[str]:
     return {n["class"] for n in data["notes"] if n["lemma"] and n["lemma"]["text"] == lemma}
 
 
-def classes_of(server: Server, lemma: str) -> set[str]:
-    status, body = get(server.base + "/edition.json")
-    assert status == 200
-    return note_classes(body, lemma)
+def indexed(body: str) -> str:
+    """The text of a search_index.json, without the segmenter's word breaks."""
+    try:
+        docs = json.loads(body)["docs"]
+    except (ValueError, KeyError):
+        return ""
+    return "".join(d["text"] for d in docs).replace("\u200b", "")
 
 
-def error_on_screen(base: str) -> None:
+def error_on_screen(base: str, words: str) -> None:
     """In Chromium at 1366 and 390 px: the error is on the first screen of the home page and of an episode, and
     the page passes axe-core (no serious or critical violation)."""
     from playwright.sync_api import sync_playwright
@@ -143,7 +152,7 @@ def error_on_screen(base: str) -> None:
                 for path in ("/", "/episodes/rite/"):
                     pg.goto(base + path)
                     banner = pg.locator(".ed-failure")
-                    assert banner.is_visible() and "editorial.yaml, line 2" in banner.inner_text(), (name, path)
+                    assert banner.is_visible() and words in banner.inner_text(), (name, path)
                     assert banner.bounding_box()["y"] < h, (name, path)
                     if AXE.exists():
                         pg.add_script_tag(content=AXE.read_text(encoding="utf-8"))
@@ -159,100 +168,139 @@ def error_on_screen(base: str) -> None:
             browser.close()
 
 
-def test_serve_shows_bad_input_and_recovers(tmp_path):
+@pytest.mark.slow
+def test_serve_rebuilds_on_a_save_shows_bad_input_and_recovers(tmp_path):
+    """The edition is served from a folder outside the site (EDITION_SEEDS), which the server watches as it does
+    ``seeds``; a broken save shows its error on every page the nav lists while the last good pages and downloads
+    stay; the next good save brings the edition back, with its new words in the pages and the search index."""
     site = site_copy(tmp_path / "site")
-    seeds = site / "seeds"
+    seeds = shutil.copytree(site / "seeds", tmp_path / "elsewhere")
     witness = seeds / BROKEN_FILE
     good_witness = witness.read_bytes()
-    catalogue = seeds / "catalogue.yaml"
-    good_catalogue = catalogue.read_text(encoding="utf-8")
-    assert B_TITLE in good_catalogue and NEW_WORD.encode() not in good_witness
+    episodes = seeds / "episodes.yaml"
+    good_episodes = episodes.read_text(encoding="utf-8")
+    assert NEW_WORD.encode() not in good_witness and "title: 遼澤\n" in good_episodes
 
-    server = Server(site, tmp_path / "serve.log")
+    server = Server(site, tmp_path / "serve.log", seeds)
     try:
         page_b = "/witnesses/B/"
         server.wait_for(page_b, lambda body: B_TITLE in body, STARTUP, "witness B's page")
+        # "Watching paths for changes: 'site/docs', …, 'elsewhere'" (relative to the server's working folder)
+        assert f"'{seeds.relative_to(site.parent)}'" in server.log.read_text(encoding="utf-8")
 
-        # 1. A witness file that cannot be decoded: its name and the bad byte's offset appear on the pages.
+        # A witness file that cannot be decoded: its name and the bad byte's offset on the pages; the server answers.
         witness.write_bytes(good_witness + b"\xff\xfe")
         offset = f"offset {len(good_witness)}"
         for page in [page_b, "/witnesses/A/", "/overview/"]:
             server.wait_for(page, lambda body: BROKEN_FILE in body and offset in body, REBUILD, "the decoding error")
         server.answers()
-
-        # ...fixed, with a new word: the witness page comes back and shows it.
-        witness.write_bytes(good_witness + f"\n{NEW_WORD}。\n".encode())
-        body = server.wait_for(page_b, lambda body: NEW_WORD in body, REBUILD, "the fixed witness")
-        assert BROKEN_FILE + ": cannot be decoded" not in body
-
-        # 2. A broken catalogue: the pages name it and the line of the problem.
-        catalogue.write_text(good_catalogue + "  - file: [oops\n", encoding="utf-8")
-        body = server.wait_for(
-            page_b, lambda body: re.search(r"catalogue.yaml, line \d+: broken YAML", body), REBUILD, "the YAML error"
-        )
-        assert "上次成功生成" in body  # the last good page, marked as such under the error
-        server.answers()
-
-        # ...fixed, with a new title for B: the page comes back with it, and with the new word.
-        catalogue.write_text(good_catalogue.replace(B_TITLE, NEW_TITLE), encoding="utf-8")
-        body = server.wait_for(page_b, lambda body: NEW_TITLE in body, REBUILD, "the fixed catalogue")
-        assert NEW_WORD in body and "broken YAML" not in body
-        server.answers()
-
-        # 3. The edition's data files are read on every rebuild: an episode title and a variant pair.
-        episodes = seeds / "episodes.yaml"
-        episodes.write_text(episodes.read_text(encoding="utf-8").replace("title: 遼澤", "title: 遼澤泥淖"), "utf-8")
-        server.wait_for("/episodes/liao-marshes/", lambda body: "遼澤泥淖" in body, REBUILD, "the new episode title")
-        # 透 / 通 (A 得以透過, B 得以通過) is a substantive reading until the editor's table folds the pair
-        assert classes_of(server, "透") == {"substantive"}
-        (seeds / "variants.tsv").write_text("透\t通\n", encoding="utf-8")
-        server.wait_for(
-            "/edition.json", lambda body: "orthographic" in note_classes(body, "透"), REBUILD, "the variant"
-        )
-        assert classes_of(server, "透") == {"orthographic"}
-
-        # 4. The editor's file: a quote that is not in the witness shows on the pages (file, line, the
-        # closest words), and the next good save brings the editor's note in.
-        editorial = seeds / "editorial.yaml"
-        good_editorial = editorial.read_text(encoding="utf-8")
-        editorial.write_text("notes:\n  - {witness: E, at: 梁修元登上城樓, text: 校驗按語}\n", encoding="utf-8")
-        body = server.wait_for(
-            page_b,
-            lambda body: "editorial.yaml, line 2" in body and "梁修元登上城头" in body,
-            REBUILD,
-            "the editorial error with the closest words",
-        )
-        server.answers()
         # every page the nav lists answers, with the error: generated (the last good build's) and hand-written
         for page in ["/", "/method/", "/conventions/", "/register/", "/episodes/rite/", "/witnesses/E/"]:
             status, body = get(server.base + page)
-            assert status == 200 and "editorial.yaml, line 2" in body, page
+            assert status == 200 and BROKEN_FILE in body, page
         assert get(server.base + "/edition.json")[0] == 200  # the last good downloads
         assert get(server.base + "/edition.xml")[0] == 200
         if CHROMIUM.exists():
-            error_on_screen(server.base)
-        editorial.write_text(
-            good_editorial.replace("notes:\n", "notes:\n  - {witness: E, at: 片刻后, text: 校驗按語}\n"),
-            encoding="utf-8",
-        )
-        server.wait_for("/edition.json", lambda body: "校驗按語" in body, REBUILD, "the editor's note")
+            error_on_screen(server.base, BROKEN_FILE)
+
+        # ...fixed, with a new word, and an episode retitled in the same save: the edition comes back with both,
+        # in the pages and in the search index.
+        witness.write_bytes(good_witness + f"\n{NEW_WORD}。\n".encode())
+        episodes.write_text(good_episodes.replace("title: 遼澤\n", "title: 遼澤泥淖\n"), encoding="utf-8")
+        body = server.wait_for(page_b, lambda body: NEW_WORD in body, REBUILD, "the fixed witness")
+        assert BROKEN_FILE + ": cannot be decoded" not in body and B_TITLE in body
+        server.wait_for("/episodes/liao-marshes/", lambda body: "遼澤泥淖" in body, REBUILD, "the new episode title")
+        server.wait_for("/search/search_index.json", lambda body: NEW_WORD in indexed(body), REBUILD, "the index")
+        server.answers()
     finally:
         server.stop()
     assert server.proc.returncode is not None
 
 
-def test_serve_rebuilds_on_a_save_in_the_edition_seeds_folder(tmp_path):
-    """An editor serving another folder (EDITION_SEEDS) sees each save, as in ``seeds`` (mkdocs.yml watches that)."""
-    site = site_copy(tmp_path / "site")
-    seeds = shutil.copytree(site / "seeds", tmp_path / "elsewhere")
-    witness = seeds / BROKEN_FILE
-    server = Server(site, tmp_path / "serve.log", seeds)
+# --- each kind of mistake, through the hook as `mkdocs serve` calls it ------------------------------------------
+
+
+class Rebuilds:
+    """The edition hook as `mkdocs serve` drives it: one config, ``on_startup("serve")``, then one ``on_files``
+    per rebuild (the hook's cache kept between them, as in the server's process)."""
+
+    def __init__(self, seeds: Path, monkeypatch) -> None:
+        from mkdocs.config import load_config
+
+        monkeypatch.setenv("EDITION_SEEDS", str(seeds))
+        self.config = load_config(str(ROOT / "mkdocs.yml"))
+        self.config.plugins.on_startup(command="serve", dirty=False)
+
+    def files(self) -> dict[str, str]:
+        """One rebuild: every generated file's content (under a broken input, the last good build's)."""
+        from mkdocs.structure.files import Files
+
+        self._files = self.config.plugins.on_files(Files([]), config=self.config)
+        return {f.src_uri: f.content_string for f in self._files}
+
+    def page(self, path: str) -> str:
+        """One rebuild, and the Markdown of the generated page ``path`` as MkDocs renders it (the hook's
+        ``on_page_markdown`` puts a broken input's error above it)."""
+        from types import SimpleNamespace
+
+        markdown = self.files()[path]
+        page = SimpleNamespace(file=SimpleNamespace(src_uri=path))
+        return self.config.plugins.on_page_markdown(markdown, page=page, config=self.config, files=self._files)
+
+    def close(self) -> None:
+        self.config.plugins.on_startup(command="build", dirty=False)  # the hook module is shared by the process
+
+
+@pytest.fixture
+def rebuilds(tmp_path, monkeypatch):
+    seeds = tmp_path / "seeds"
+    shutil.copytree(ROOT / "seeds", seeds, copy_function=shutil.copyfile)
+    for path in seeds.iterdir():
+        path.chmod(0o644)
+    hook = Rebuilds(seeds, monkeypatch)
     try:
-        page_b = "/witnesses/B/"
-        server.wait_for(page_b, lambda body: B_TITLE in body, STARTUP, "witness B's page")
-        witness.write_bytes(witness.read_bytes() + f"\n{NEW_WORD}。\n".encode())
-        server.wait_for(page_b, lambda body: NEW_WORD in body, REBUILD, "the word saved in EDITION_SEEDS")
-        # "Watching paths for changes: 'site/docs', …, 'elsewhere'" (relative to the server's working folder)
-        assert f"'{seeds.relative_to(site.parent)}'" in server.log.read_text(encoding="utf-8")
+        yield seeds, hook
     finally:
-        server.stop()
+        hook.close()
+
+
+PAGE_B = "witnesses/B.md"
+
+
+def test_a_broken_catalogue_names_its_line_and_the_fix_brings_the_new_title(rebuilds):
+    seeds, hook = rebuilds
+    catalogue = seeds / "catalogue.yaml"
+    good = catalogue.read_text(encoding="utf-8")
+    assert B_TITLE in good
+    hook.files()  # a good build first: its pages are what a broken one keeps
+    catalogue.write_text(good + "  - file: [oops\n", encoding="utf-8")
+    body = hook.page(PAGE_B)
+    assert re.search(r"catalogue.yaml, line \d+: broken YAML", body) and "上次成功生成" in body
+    catalogue.write_text(good.replace(B_TITLE, NEW_TITLE), encoding="utf-8")
+    body = hook.page(PAGE_B)
+    assert NEW_TITLE in body and "broken YAML" not in body
+
+
+def test_the_data_files_are_read_on_every_rebuild(rebuilds):
+    """An episode title (episodes.yaml) and a variant pair (variants.tsv) take effect on the next rebuild."""
+    seeds, hook = rebuilds
+    files = hook.files()
+    # 透 / 通 (A 得以透過, B 得以通過) is a substantive reading until the editor's table folds the pair
+    assert note_classes(files["edition.json"], "透") == {"substantive"}
+    episodes = seeds / "episodes.yaml"
+    episodes.write_text(episodes.read_text(encoding="utf-8").replace("title: 遼澤", "title: 遼澤泥淖"), "utf-8")
+    (seeds / "variants.tsv").write_text("透\t通\n", encoding="utf-8")
+    files = hook.files()
+    assert "遼澤泥淖" in files["episodes/liao-marshes.md"]
+    assert note_classes(files["edition.json"], "透") == {"orthographic"}
+
+
+def test_an_editorial_quote_not_in_the_witness_shows_the_closest_words_then_the_note(rebuilds):
+    seeds, hook = rebuilds
+    editorial = seeds / "editorial.yaml"
+    good = editorial.read_text(encoding="utf-8")
+    editorial.write_text("notes:\n  - {witness: E, at: 梁修元登上城樓, text: 校驗按語}\n", encoding="utf-8")
+    body = hook.page(PAGE_B)
+    assert "editorial.yaml, line 2" in body and "梁修元登上城头" in body
+    editorial.write_text(good.replace("notes:\n", "notes:\n  - {witness: E, at: 片刻后, text: 校驗按語}\n"), "utf-8")
+    assert "校驗按語" in hook.files()["edition.json"]

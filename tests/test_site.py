@@ -95,18 +95,16 @@ def edition(site):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
-    result = mkdocs_build(out)
-    assert result.returncode == 0, result.stderr
-    assert "WARNING" not in result.stderr
+def site(site_build):
+    """The session's `mkdocs build --strict` of the seeds (conftest.py), without a warning."""
+    out, log = site_build
+    assert "WARNING" not in log
     return out
 
 
-def test_build_logs_stage_times(site, tmp_path):
-    result = mkdocs_build(tmp_path / "again")
+def test_build_logs_stage_times(site_build):
     for stage in ("load", "segment", "episodes", "rows", "notes", "render"):
-        assert re.search(rf"INFO\s+-\s+edition: {stage}\s+\d+\.\d\d s", result.stderr), stage
+        assert re.search(rf"INFO\s+-\s+edition: {stage}\s+\d+\.\d\d s", site_build[1]), stage
 
 
 def test_episode_pages_have_their_titles_in_narrative_order(site, edition):

@@ -1,13 +1,18 @@
-/* The search worker: Material's own (lunr over the jieba-segmented index), with a phrase pass in front.
+/* The search worker: Material's own (lunr over the segmented index), with a phrase pass in front.
  *
  * lunr matches terms, not phrases: a query is cut into index terms and any page sharing one of them is a
  * result. This shim, loaded in place of Material's worker (overrides/main.html passes its file name as
  * ?material=), lets Material answer every query, then
- *   - puts first the pages and sections whose text holds every whitespace-separated part of the query as a
- *     whole phrase, in either script (both sides folded char by char to Simplified with the edition's table,
- *     assets/edition-search.json), the most occurrences first; pages Material did not return are added;
+ *   - when some pages or sections hold every whitespace-separated part of the query as a whole phrase, in
+ *     either script (both sides folded char by char to Simplified with the edition's table,
+ *     assets/edition-search.json), answers with those only, the most occurrences first (a name searched
+ *     matches the name, not pages sharing one of its characters; a query gives the same results in either
+ *     script); pages Material did not return are added; otherwise Material's answer stands;
  *   - gives each such result a snippet cut around its first hit, the hit marked;
- *   - links it with ?h=<query>, which edition.js turns into a highlight of the whole phrase on the page.
+ *   - links it with ?h=<query>, which edition.js turns into a highlight of the whole phrase on the page;
+ *   - shows no zero-width character: jieba's word breaks (U+200B) are taken out of every title and snippet,
+ *     and the parts of the index fenced with U+2063 (hooks/search_terms.py: the other-script copy of each run
+ *     and a witness's catalogue, there for lunr) are neither phrase-matched nor shown.
  * Messages are Material's (0 setup, 1 ready, 2 query, 3 result); Material's own code is unchanged.
  */
 "use strict";
@@ -28,8 +33,17 @@ function folded(text) {
   for (var i = 0; i < text.length; i++) { var c = text[i]; out += (fold[c] || c).toLowerCase(); }
   return out;
 }
-function plain(html) {  // the index keeps a few tags and jieba's zero-width word breaks
-  return html.replace(/<[^>]*>/g, "").replace(/\u200b/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">")
+var FENCE = "\u2063";  // hooks/search_terms.py: FENCE
+function unfenced(text) {  // the text outside the fenced parts (an unpaired last fence opens nothing)
+  var parts = text.split(FENCE), out = "";
+  for (var i = 0; i < parts.length; i += 2) out += parts[i] + (i + 1 === parts.length - 1 ? parts[i + 1] : "");
+  return out;
+}
+function shown(html) {  // a title or snippet as the reader sees it: no fenced part, no zero-width character
+  return unfenced(html).replace(/[\u200b\u2063]/g, "");
+}
+function plain(html) {  // the index keeps a few tags and the segmenter's zero-width word breaks
+  return shown(html).replace(/<[^>]*>/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">")
     .replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
 }
 function escape(text) {
@@ -105,6 +119,12 @@ function phrasePass(result, q) {
     });
     group.sort(function (a, b) { return b.score - a.score; });
   });
+  groups = groups.map(function (group) {  // the phrase's holders only, each under its page's own entry
+    return group.filter(function (item) { return item.phrase || item.location.split("?")[0].indexOf("#") < 0; });
+  }).filter(function (group) { return group.some(function (item) { return item.phrase; }); });
+  groups.forEach(function (group) {
+    group.forEach(function (item) { if (!item.phrase) { item.text = ""; item.terms = {}; } });
+  });
   var best = function (group) { return group.reduce(function (n, item) { return Math.max(n, item.phrase || 0); }, 0); };
   var ranked = groups.map(function (group, i) { return [best(group), i, group]; });
   ranked.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });
@@ -112,9 +132,20 @@ function phrasePass(result, q) {
   return result;
 }
 
+function cleaned(result) {  // every title and snippet without zero-width characters or fenced parts
+  result.items.forEach(function (group) {
+    group.forEach(function (item) {
+      if (typeof item.title === "string") item.title = shown(item.title);
+      if (typeof item.text === "string") item.text = shown(item.text);
+    });
+  });
+  return result;
+}
+
 self.postMessage = function (message) {
   if (message && message.type === RESULT && query) {
     try { message.data = phrasePass(message.data, query); } catch (e) { /* Material's answer as it is */ }
+    try { message.data = cleaned(message.data); } catch (e) { /* as it is */ }
   }
   send(message);
 };
