@@ -1110,3 +1110,17 @@ def test_episode_pages_carry_the_collations_folding(site, edition):
         want = {c + norm.fold_char(c) for c in letters if not is_mark(c) and norm.fold_char(c) != c}
         assert {fold[i : i + 2] for i in range(0, len(fold), 2)} == want
         assert set(marks) == {c for c in letters if is_mark(c) and not c.isspace()}
+
+
+def test_an_adopted_reading_stands_in_the_reading_text_and_its_note_says_what_the_witness_reads(site, edition):
+    """A verdict adopting another witness's reading (editorial.yaml: adopt) changes the reading text of the
+    witness whose lemma it is: the adopted words stand there, and its 校勘記 says 「通」原作「透」，據B改 -- the
+    witness's own words are on the page, in the note."""
+    export, texts = edition
+    adopted = [n["verdict"]["adopted"] for n in export["notes"] if (n.get("verdict") or {}).get("adopted")]
+    assert adopted  # the seeds' editor's file adopts at least one reading
+    for a in adopted:
+        html = (site / "witnesses" / a["siglum"] / "index.html").read_text(encoding="utf-8")
+        assert texts[a["siglum"]][a["start"] : a["end"]] == a["was"]
+        assert f'<ins class="ed-emended" title="原作「{a["was"]}」">{a["text"]}</ins>' in html
+        assert f"「{a['text']}」原作「{a['was']}」" in html

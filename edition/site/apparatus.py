@@ -44,14 +44,25 @@ def apparatus(
     return keys, out
 
 
-def reading_apparatus(renderer: Renderer, entries: list[tuple[dict, str, dict, dict | None]]) -> tuple[str, tuple]:
-    """A reading text's 校勘記: every note that quotes the page's witness, each ``(note, number, place, row)``
+def reading_apparatus(
+    renderer: Renderer, entries: list[tuple[dict, str, dict, dict | None]], siglum: str
+) -> tuple[str, tuple]:
+    """A reading text's 校勘記 (of witness ``siglum``): every note that quotes it, each ``(note, number, place, row)``
     in reading order (``place`` the link back to its mark, ``row`` to its episode row or None), listed by the
     ``notes`` macro as an episode's apparatus is, but all of them (異體 and 注文 too) and none said once for all
     (下同): a citation such as "A 校勘記〔七〕" names one note. Returns the key's digest, and (count, html)."""
-    listed = [{**_listed(note, no, place), "row": row, "again": {}} for note, no, place, row in entries]
+    listed = [
+        {**_listed(note, no, place, _adopted_in(note, siglum)), "row": row, "again": {}}
+        for note, no, place, row in entries
+    ]
     key, html = renderer.fragment("reading", listed, lambda: _notes_html(listed, "reading"))
     return key, (len(listed), html)
+
+
+def _adopted_in(note: dict[str, Any], siglum: str) -> bool:
+    """Whether the reading text of ``siglum`` shows the reading the edition adopts for this note (its 校勘記 then
+    says 「通」原作「透」，據B改。)."""
+    return ((note.get("verdict") or {}).get("adopted") or {}).get("siglum") == siglum
 
 
 def _places(place: Place, notes: list[dict[str, Any]]) -> dict[str, Any]:

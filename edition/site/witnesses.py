@@ -59,17 +59,33 @@ def render_witness(renderer: Renderer, site: Site, w: dict[str, Any], index: int
         return {"href": f"{url(episode_page(ep['id']), 2)}#r{no}", "label": f"{ep['title']} {no}"}
 
     notes_key, listed = reading_apparatus(
-        renderer, [(note, chinese_number(numbers[note["id"]]), place(note), row(note)) for *_, note in quoting]
+        renderer,
+        [(note, chinese_number(numbers[note["id"]]), place(note), row(note)) for *_, note in quoting],
+        s,
     )
+    emends = _emends(quoting, s)
     base = family["base"] == s and len(family["members"]) > 1
-    inputs = [w, index, digest(text), episodes, outside, marks, mentions, lacunae, members, base, notes_key]
+    inputs = [w, index, digest(text), episodes, outside, marks, mentions, lacunae, members, base, notes_key, emends]
     context = functools.partial(
-        _context, renderer, w, text, episodes, outside, marks, mentions, lacunae, members, base, listed
+        _context, renderer, w, text, episodes, outside, marks, mentions, lacunae, members, base, listed, emends
     )
     return renderer.page(witness_page(s, index), inputs, context, "witness.md.jinja")
 
 
-_PIECE = {"text": "", "t": None, "s": None, "reg": None, "mark": None, "lacuna": None}  # a piece of a reading text
+_PIECE = {"text": "", "t": None, "s": None, "reg": None, "mark": None, "lacuna": None, "was": None}  # a piece of a
+# reading text; ``was``: what the witness reads where the edition adopts another reading (the piece shows that)
+
+
+def _emends(quoting: list, siglum: str) -> list[tuple[int, int, str, str]]:
+    """Where the editor adopts another witness's reading into this one's text (a verdict ``adopt`` on a note whose
+    lemma is here): (start, end, the adopted words, the words the witness has). The reading text shows the adopted
+    words; its 校勘記 says 「某」原作「某」，據某改 -- so nothing the witness reads is lost from the page."""
+    out = []
+    for *_, note in quoting:
+        adopted = (note.get("verdict") or {}).get("adopted")
+        if adopted and adopted["siglum"] == siglum:
+            out.append((adopted["start"], adopted["end"], adopted["text"], adopted["was"]))
+    return sorted(set(out))
 
 
 def chinese_number(n: int) -> str:
@@ -88,10 +104,11 @@ def chinese_number(n: int) -> str:
     return f"〔{digits[hundreds]}百{tail}〕" if hundreds < 10 else f"〔{n}〕"
 
 
-def _context(renderer: Renderer, w, text, episodes, outside, marks, mentions, lacunae, members, base, listed):
+def _context(renderer: Renderer, w, text, episodes, outside, marks, mentions, lacunae, members, base, listed, emends):
     """What the template prints, made only when the page is not in the cache: the text as paragraphs (its lines),
     each cut into runs (an episode row's segment, text outside the episodes, or the gaps between), each run into
-    pieces: plain text, a register mention (a link to its entry), a note's numbered mark, a lacuna."""
+    pieces: plain text, a register mention (a link to its entry), a note's numbered mark, a lacuna, the words the
+    edition adopts in place of the witness's (``emends``)."""
     runs: list[tuple[int, int, str, dict[str, Any] | None, bool]] = []  # (start, end, kind, row link, moved)
     listed_episodes = []
     for ep_id, title, rows in episodes:
@@ -118,10 +135,14 @@ def _context(renderer: Renderer, w, text, episodes, outside, marks, mentions, la
         (at, 0 if start < at else 2, k, {**_PIECE, "mark": {"id": nid, "no": chinese_number(k)}})
         for at, start, nid, k in marks
     ]
+    placed += [(a, -1, 0, _adopted(renderer, new, was)) for a, b, new, was in emends if a == b]  # words 原脫
     inserts: dict[int, list[dict[str, Any]]] = {}
     for at, *_, item in sorted(placed, key=lambda x: x[:3]):
         inserts.setdefault(at, []).append(item)
+    replaced = {a: (b, new, was) for a, b, new, was in emends if a < b}
     cuts = {0, len(text), *inserts, *(r[0] for r in intervals), *(m[0] for m in mentions), *(m[1] for m in mentions)}
+    cuts.update(x for a, (b, _, _) in replaced.items() for x in (a, b))
+    inside = [(a, b) for a, (b, _, _) in replaced.items()]
     cuts.update(i for i, c in enumerate(text) if c == "\n")
     cuts.update(i + 1 for i, c in enumerate(text) if c == "\n")
     starts = [r[0] for r in intervals]
@@ -157,6 +178,11 @@ def _context(renderer: Renderer, w, text, episodes, outside, marks, mentions, la
             paragraphs[-1].append(current)
         k = bisect.bisect_right(m_starts, x) - 1
         mention = mentions[k] if k >= 0 and mentions[k][0] <= x < mentions[k][1] else None
+        if x in replaced:  # the adopted words stand for the whole stretch the witness reads otherwise
+            current["pieces"].append(_adopted(renderer, replaced[x][1], replaced[x][2]))
+            continue
+        if any(a < x < b for a, b in inside):
+            continue
         t, s = renderer.forms.forms(chunk)
         piece = {**_PIECE, "text": chunk, "t": None if t == s == chunk else t, "s": None if t == s == chunk else s}
         if mention:
@@ -185,6 +211,12 @@ def _context(renderer: Renderer, w, text, episodes, outside, marks, mentions, la
         "notes": listed[1],
         "notes_count": listed[0],
     }
+
+
+def _adopted(renderer: Renderer, new: str, was: str) -> dict[str, Any]:
+    """The piece of a reading text that shows the words the edition adopts (``was``: what the witness reads)."""
+    t, s = renderer.forms.forms(new)
+    return {**_PIECE, "text": new, "t": None if t == s == new else t, "s": None if t == s == new else s, "was": was}
 
 
 def _rows(ep: dict[str, Any], siglum: str) -> list[tuple[int, dict[str, Any]]]:
