@@ -136,40 +136,36 @@ def indexed(body: str) -> str:
     return "".join(d["text"] for d in docs).replace("\u200b", "")
 
 
-def error_on_screen(base: str, words: str) -> None:
+def error_on_screen(browser, base: str, words: str) -> None:
     """In Chromium at 1366 and 390 px: the error is on the first screen of the home page and of an episode, and
-    the page passes axe-core (no serious or critical violation)."""
-    from playwright.sync_api import sync_playwright
-
-    from tests.test_browser import ARGS, ARTIFACTS, AXE, WIDTHS
+    the page passes axe-core (no serious or critical violation). ``browser``: the session's (conftest.py): a
+    second Playwright in one process is refused."""
+    from tests.test_browser import ARTIFACTS, AXE, WIDTHS
 
     ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+    for name, (w, h) in WIDTHS.items():
+        pg = browser.new_context(viewport={"width": w, "height": h}).new_page()
         try:
-            for name, (w, h) in WIDTHS.items():
-                pg = browser.new_context(viewport={"width": w, "height": h}).new_page()
-                for path in ("/", "/episodes/rite/"):
-                    pg.goto(base + path)
-                    banner = pg.locator(".ed-failure")
-                    assert banner.is_visible() and words in banner.inner_text(), (name, path)
-                    assert banner.bounding_box()["y"] < h, (name, path)
-                    if AXE.exists():
-                        pg.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-                        found = pg.evaluate(
-                            """async () => (await axe.run(document, {runOnly: {type: "tag",
-                                 values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]}})).violations
-                               .filter(v => v.impact === "serious" || v.impact === "critical").map(v => v.id)"""
-                        )
-                        assert found == [], (name, path, found)
-                    pg.screenshot(path=ARTIFACTS / f"serve-error-{path.strip('/').replace('/', '-') or 'home'}-{w}.png")
-                pg.context.close()
+            for path in ("/", "/episodes/rite/"):
+                pg.goto(base + path)
+                banner = pg.locator(".ed-failure")
+                assert banner.is_visible() and words in banner.inner_text(), (name, path)
+                assert banner.bounding_box()["y"] < h, (name, path)
+                if AXE.exists():
+                    pg.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+                    found = pg.evaluate(
+                        """async () => (await axe.run(document, {runOnly: {type: "tag",
+                             values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]}})).violations
+                           .filter(v => v.impact === "serious" || v.impact === "critical").map(v => v.id)"""
+                    )
+                    assert found == [], (name, path, found)
+                pg.screenshot(path=ARTIFACTS / f"serve-error-{path.strip('/').replace('/', '-') or 'home'}-{w}.png")
         finally:
-            browser.close()
+            pg.context.close()
 
 
 @pytest.mark.slow
-def test_serve_rebuilds_on_a_save_shows_bad_input_and_recovers(tmp_path):
+def test_serve_rebuilds_on_a_save_shows_bad_input_and_recovers(tmp_path, request):
     """The edition is served from a folder outside the site (EDITION_SEEDS), which the server watches as it does
     ``seeds``; a broken save shows its error on every page the nav lists while the last good pages and downloads
     stay; the next good save brings the edition back, with its new words in the pages and the search index."""
@@ -201,7 +197,7 @@ def test_serve_rebuilds_on_a_save_shows_bad_input_and_recovers(tmp_path):
         assert get(server.base + "/edition.json")[0] == 200  # the last good downloads
         assert get(server.base + "/edition.xml")[0] == 200
         if CHROMIUM.exists():
-            error_on_screen(server.base, BROKEN_FILE)
+            error_on_screen(request.getfixturevalue("browser"), server.base, BROKEN_FILE)
 
         # ...fixed, with a new word, and an episode retitled in the same save: the edition comes back with both,
         # in the pages and in the search index.
