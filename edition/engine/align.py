@@ -22,6 +22,9 @@ import math
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from functools import reduce
+from itertools import chain
+from operator import add
 
 from .model import Row, Segment
 from .register import scan
@@ -157,19 +160,16 @@ def _monotone_match(cands: list[list[tuple[int, float]]], n: int, match: float) 
     return out
 
 
-def _candidates(
-    x: Vec,
-    vecs: dict[str, Vec],
-    rows_of: dict[str, list[int]],
-    postings: dict[str, list[tuple[str, float]]],
-    floor: float,
-) -> list[tuple[int, float]]:
-    """The rows a segment (``x``) may join, by row: its best similarity to a member of each, where it reaches the floor.
+def _likes(
+    x: Vec, vecs: dict[str, Vec], postings: dict[str, list[tuple[str, float]]], floor: float
+) -> list[tuple[str, float]]:
+    """The episode's texts whose likeness to a text (``x``) reaches the floor, with that likeness.
 
-    Members are compared by folded text (the same text has the same grams, so the same cosine). The shared
-    prefix grams give part of each dot product; the grams this misses are all ranked at or after the earlier
-    of the two cuts, so they add at most the product of the two texts' norms from that rank on: a text whose
-    bound stays below the floor is skipped without computing its cosine.
+    The shared prefix grams give part of each dot product; the grams this misses are all ranked at or after
+    the earlier of the two cuts, so they add at most the product of the two texts' norms from that rank on: a
+    text whose bound stays below the floor is skipped without computing its cosine. The answer depends on the
+    texts alone, not on the rows, so an alignment asks it once per text, however many passes and copies
+    bring the text back.
     """
     part: defaultdict[str, float] = defaultdict(float)
     for g, wa in x.prefix:
@@ -178,7 +178,7 @@ def _candidates(
             continue
         for other, wb in posted:
             part[other] += wa * wb
-    best: dict[int, float] = {}
+    out = []
     bar = floor - SLACK  # float slack, on the safe side
     for other, dot in part.items():
         y = vecs[other]
@@ -186,9 +186,18 @@ def _candidates(
         if dot + first.rest * second.tail(first.cut) < bar:
             continue
         sim = cosine(x, y)
-        if sim < floor:
-            continue
-        for j in rows_of[other]:
+        if sim >= floor:
+            out.append((other, sim))
+    return out
+
+
+def _candidates(likes: list[tuple[str, float]], rows_of: dict[str, list[int]]) -> list[tuple[int, float]]:
+    """The rows a segment may join, by row: its best likeness to a member of each (``likes``, see ``_likes``).
+
+    Members are compared by folded text (the same text has the same grams, so the same cosine)."""
+    best: dict[int, float] = {}
+    for other, sim in likes:
+        for j in rows_of.get(other, ()):
             if sim > best.get(j, -1.0):
                 best[j] = sim
     if len(best) > CANDIDATES:  # a text that repeats itself: the likeliest rows, not every near-copy
@@ -228,14 +237,23 @@ class Blocks:
     product; a run of segments is dotted through its texts (bilinear: the dot of two sums is the sum of
     the dots), each text's dot computed once, and a run one text longer than another costs only that
     text's dot products.
+
+    The rows' side is kept by what it says, not by whose it is: witnesses that read alike in a run of rows
+    (copies of one text mostly do) share one reading -- a number, its summed vector and its dot product with
+    each text -- so a row of many copies costs about what a row of its few distinct readings costs.
     """
 
     def __init__(self, segs: list[Segment], rows: list[Draft], vecs: dict[str, Vec], idf: dict[str, float]) -> None:
         self.segs, self.rows, self.vecs, self.idf = segs, rows, vecs, idf
         self._dots: dict[tuple[str, str], float] = {}
         self._squares: dict[tuple[str, ...], float] = {}
-        self._theirs: dict[tuple[int, int], dict[str, tuple[dict[str, float], float]]] = {}
-        self._against: dict[tuple[str, int, int, str], float] = {}
+        self._runs: dict[tuple[int, int], dict[str, tuple[str, ...]]] = {}
+        self._ids: dict[tuple[str, ...], int] = {}  # a run of texts -> its reading's number
+        self._sums: list[dict[str, float]] = []  # by number: the reading's summed vector
+        self._norms2: list[float] = []  # by number: its squared norm
+        self._readings: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        self._against: dict[tuple[str, int], float] = {}
+        self._pairs: dict[tuple[int, int], float] = {}
         self._single: dict[tuple[int, int], float] = {}
         self._spreads: dict[int, float] = {}
 
@@ -260,40 +278,68 @@ class Blocks:
             self._squares[texts] = value
         return value
 
-    def theirs(self, j: int, b: int) -> dict[str, tuple[dict[str, float], float]]:
-        """Rows ``j..j+b-1`` witness by witness: the summed vector of its texts there, and its squared norm
-        (a run of rows one row longer than another adds that row's texts to the shorter run's sums)."""
-        value = self._theirs.get((j, b))
+    def runs(self, j: int, b: int) -> dict[str, tuple[str, ...]]:
+        """Rows ``j..j+b-1`` witness by witness: the texts of its cells there, in order."""
+        value = self._runs.get((j, b))
         if value is None:
-            sums = {w: dict(v) for w, (v, _) in self.theirs(j, b - 1).items()} if b > 1 else {}
+            value = dict(self.runs(j, b - 1)) if b > 1 else {}
             for w, ms in self.rows[j + b - 1].cells.items():
-                into = sums.setdefault(w, {})
-                for m in ms:
-                    _add(into, self.vecs[m.folded].weights)
-            value = self._theirs[(j, b)] = {w: (v, sum(x * x for x in v.values())) for w, v in sums.items()}
+                value[w] = value.get(w, ()) + tuple(m.folded for m in ms)
+            self._runs[(j, b)] = value
         return value
 
-    def against(self, x: str, j: int, b: int, w: str) -> float:
-        """The dot product of one text with witness ``w``'s summed vector over rows ``j..j+b-1``."""
-        key = (x, j, b, w)
+    def reading(self, texts: tuple[str, ...]) -> int:
+        """The number of a run of texts; its summed vector and squared norm are made when it is first seen (a
+        run one text longer than another adds that text's weights to a copy of the shorter run's sum)."""
+        k = self._ids.get(texts)
+        if k is None:
+            into = dict(self._sums[self.reading(texts[:-1])]) if len(texts) > 1 else {}
+            _add(into, self.vecs[texts[-1]].weights)
+            k = self._ids[texts] = len(self._sums)
+            self._sums.append(into)
+            self._norms2.append(sum(x * x for x in into.values()))
+        return k
+
+    def readings(self, j: int, b: int) -> tuple[list[int], list[int]]:
+        """Rows ``j..j+b-1``'s distinct readings (numbers), and which of them each witness that has words there
+        reads, in the rows' order: the sums over witnesses run over this order, so they add up alike."""
+        value = self._readings.get((j, b))
+        if value is None:
+            index: dict[int, int] = {}
+            order = [index.setdefault(self.reading(t), len(index)) for t in self.runs(j, b).values() if any(t)]
+            value = self._readings[(j, b)] = (list(index), order)
+        return value
+
+    def against(self, x: str, k: int) -> float:
+        """The dot product of one text with reading ``k``'s summed vector."""
+        key = (x, k)
         value = self._against.get(key)
         if value is None:
-            a, theirs = self.vecs[x].weights, self.theirs(j, b)[w][0]
+            a, theirs = self.vecs[x].weights, self._sums[k]
             value = self._against[key] = sum(v * theirs[g] for g, v in a.items() if g in theirs)
+        return value
+
+    def pair(self, ka: int, kb: int) -> float:
+        """Twice the cosine of two readings, as ``spread`` adds it up."""
+        va, vb = self._sums[ka], self._sums[kb]
+        key = (ka, kb) if len(va) == len(vb) or ka <= kb else (kb, ka)  # the smaller is iterated: either order
+        value = self._pairs.get(key)
+        if value is None:
+            x, y = (va, vb) if len(va) <= len(vb) else (vb, va)
+            norms = math.sqrt(self._norms2[ka] * self._norms2[kb])
+            value = self._pairs[key] = 2 * sum(w * y[g] for g, w in x.items() if g in y) / norms
         return value
 
     def spread(self, j: int) -> float:
         """The norm of row ``j`` as a whole: the sum of its witnesses' texts, each witness's of unit length
-        (from the dot products of those texts, so the sum itself is never built)."""
+        (from the dot products of those texts, so the sum itself is never built; witnesses that read alike
+        share theirs)."""
         value = self._spreads.get(j)
         if value is None:
-            items = [(v, sq) for v, sq in self.theirs(j, 1).values() if sq > 0]
-            total = float(len(items))
-            for k, (va, sa) in enumerate(items):
-                for vb, sb in items[k + 1 :]:
-                    x, y = (va, vb) if len(va) <= len(vb) else (vb, va)
-                    total += 2 * sum(w * y[g] for g, w in x.items() if g in y) / math.sqrt(sa * sb)
-            value = self._spreads[j] = math.sqrt(total)
+            readings, order = self.readings(j, 1)
+            twice = [[self.pair(a, b) for b in readings] for a in readings]
+            pairs = chain.from_iterable(map(twice[g].__getitem__, order[k + 1 :]) for k, g in enumerate(order))
+            value = self._spreads[j] = math.sqrt(reduce(add, pairs, float(len(order))))
         return value
 
     def single(self, i: int, j: int) -> float:
@@ -308,13 +354,15 @@ class Blocks:
             x = self.segs[i].folded
             sq_a = self.square((x,))
             best = whole = 0.0
-            theirs = self.theirs(j, 1)
-            for w, (_, sq_b) in theirs.items():
-                if sq_a > 0 and sq_b > 0:
-                    dot = self.against(x, j, 1, w)
+            readings, order = self.readings(j, 1)
+            if sq_a > 0 and order:
+                shares = []  # each reading's dot with the segment, over its own norm
+                for k in readings:
+                    dot, sq_b = self.against(x, k), self._norms2[k]
                     best = max(best, dot / math.sqrt(sq_a * sq_b))
-                    whole += dot / math.sqrt(sq_b)
-            if len(theirs) > 1 and whole:  # with one witness there, the two are one
+                    shares.append(dot / math.sqrt(sq_b))
+                whole = reduce(add, map(shares.__getitem__, order), 0.0)
+            if len(self.runs(j, 1)) > 1 and whole:  # with one witness there, the two are one
                 best = max(best, whole / (math.sqrt(sq_a) * self.spread(j)))
             value = self._single[(i, j)] = best
         return value
@@ -323,9 +371,9 @@ class Blocks:
         mine = tuple(s.folded for s in self.segs[i : i + a])
         sq_a = self.square(mine)
         best = 0.0
-        for w, (_, sq_b) in self.theirs(j, b).items():
-            if sq_a > 0 and sq_b > 0:
-                best = max(best, sum(self.against(x, j, b, w) for x in mine) / math.sqrt(sq_a * sq_b))
+        if sq_a > 0:
+            for k in self.readings(j, b)[0]:  # witnesses that read alike, once
+                best = max(best, sum(self.against(x, k) for x in mine) / math.sqrt(sq_a * self._norms2[k]))
         return best
 
 
@@ -747,6 +795,8 @@ def align(
         for g, w in vec.prefix:
             postings[g].append((text, w))
 
+    likes: dict[str, list[tuple[str, float]]] = {}  # text -> its like texts (see ``_likes``), for every pass
+
     def add(rows: list[Draft], siglum: str, spread: bool = False) -> list[Draft]:
         segs = segments.get(siglum, [])
         if not rows:
@@ -758,7 +808,9 @@ def align(
         found: dict[str, list[tuple[int, float]]] = {}  # a text repeated in the witness is looked up once
         for s in segs:
             if s.folded not in found:
-                found[s.folded] = _candidates(vecs[s.folded], vecs, rows_of, postings, floor)
+                if s.folded not in likes:
+                    likes[s.folded] = _likes(vecs[s.folded], vecs, postings, floor)
+                found[s.folded] = _candidates(likes[s.folded], rows_of)
         cands = [found[s.folded] for s in segs]
         beads = _beads(segs, rows, cands, Blocks(segs, rows, vecs, idf), params, spread)
         return _place(rows, siglum, segs, beads, cands, params, spread)
