@@ -75,12 +75,13 @@ class Vec:
     indexing and probing prefixes only loses no pair that matters.
     """
 
-    __slots__ = ("counts", "cut", "norm", "prefix", "ranks", "rest", "tails", "weights")
+    __slots__ = ("counts", "cut", "norm", "prefix", "ranks", "rest", "square", "tails", "weights")
 
     def __init__(self, counts: Counter[str], idf: dict[str, float], rank: dict[str, int], floor: float) -> None:
         self.counts = counts
         self.weights = {g: idf[g] * c for g, c in counts.items()}
         self.norm = norm(counts, idf)
+        self.square = sum(x * x for x in self.weights.values())  # as a row's reading of this text alone sums it
         ordered = sorted(counts, key=rank.__getitem__)
         self.ranks = [rank[g] for g in ordered]
         squares = [(idf[g] * counts[g]) ** 2 for g in ordered]
@@ -229,6 +230,16 @@ Bead = tuple[int, int, int, int]  # (i, a, j, b): the witness's segments i..i+a-
 LONGEST = 8  # a segment may answer up to this many rows, and up to this many segments one row
 
 
+class Texts:
+    """What ``Blocks`` finds of texts alone, kept for the whole alignment of an episode (every pass): a text's
+    dot product with another text, and twice the cosine of two texts, as a row's readings of one text each
+    give them."""
+
+    def __init__(self) -> None:
+        self.against: dict[tuple[str, str], float] = {}
+        self.pairs: dict[tuple[str, str], float] = {}
+
+
 class Blocks:
     """Similarities of runs of a witness's segments with runs of rows (each row witness by witness).
 
@@ -243,17 +254,20 @@ class Blocks:
     each text -- so a row of many copies costs about what a row of its few distinct readings costs.
     """
 
-    def __init__(self, segs: list[Segment], rows: list[Draft], vecs: dict[str, Vec], idf: dict[str, float]) -> None:
-        self.segs, self.rows, self.vecs, self.idf = segs, rows, vecs, idf
+    def __init__(
+        self, segs: list[Segment], rows: list[Draft], vecs: dict[str, Vec], idf: dict[str, float], texts: Texts
+    ) -> None:
+        self.segs, self.rows, self.vecs, self.idf, self.texts = segs, rows, vecs, idf, texts
         self._dots: dict[tuple[str, str], float] = {}
         self._squares: dict[tuple[str, ...], float] = {}
         self._runs: dict[tuple[int, int], dict[str, tuple[str, ...]]] = {}
         self._ids: dict[tuple[str, ...], int] = {}  # a run of texts -> its reading's number
         self._sums: list[dict[str, float]] = []  # by number: the reading's summed vector
         self._norms2: list[float] = []  # by number: its squared norm
+        self._alone: list[str | None] = []  # by number: the text, where the reading is one text alone
         self._readings: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
         self._against: dict[tuple[str, int], float] = {}
-        self._pairs: dict[tuple[int, int], float] = {}
+        self._pairs: dict[tuple[int, int], float] = {}  # of readings not both a text alone (see ``Texts``)
         self._single: dict[tuple[int, int], float] = {}
         self._spreads: dict[int, float] = {}
 
@@ -293,11 +307,17 @@ class Blocks:
         run one text longer than another adds that text's weights to a copy of the shorter run's sum)."""
         k = self._ids.get(texts)
         if k is None:
-            into = dict(self._sums[self.reading(texts[:-1])]) if len(texts) > 1 else {}
-            _add(into, self.vecs[texts[-1]].weights)
+            if len(texts) == 1:  # one text: its own weights (a sum of one is that one)
+                vec = self.vecs[texts[0]]
+                into, square, alone = vec.weights, vec.square, texts[0]
+            else:
+                into = dict(self._sums[self.reading(texts[:-1])])
+                _add(into, self.vecs[texts[-1]].weights)
+                square, alone = sum(x * x for x in into.values()), None
             k = self._ids[texts] = len(self._sums)
             self._sums.append(into)
-            self._norms2.append(sum(x * x for x in into.values()))
+            self._norms2.append(square)
+            self._alone.append(alone)
         return k
 
     def readings(self, j: int, b: int) -> tuple[list[int], list[int]]:
@@ -311,23 +331,27 @@ class Blocks:
         return value
 
     def against(self, x: str, k: int) -> float:
-        """The dot product of one text with reading ``k``'s summed vector."""
-        key = (x, k)
-        value = self._against.get(key)
+        """The dot product of one text with reading ``k``'s summed vector (with a text alone, kept for every
+        pass of the alignment: copies bring the same two texts together in pass after pass)."""
+        alone = self._alone[k]
+        cache, key = (self._against, (x, k)) if alone is None else (self.texts.against, (x, alone))
+        value = cache.get(key)
         if value is None:
             a, theirs = self.vecs[x].weights, self._sums[k]
-            value = self._against[key] = sum(v * theirs[g] for g, v in a.items() if g in theirs)
+            value = cache[key] = sum(v * theirs[g] for g, v in a.items() if g in theirs)
         return value
 
     def pair(self, ka: int, kb: int) -> float:
-        """Twice the cosine of two readings, as ``spread`` adds it up."""
+        """Twice the cosine of two readings, as ``spread`` adds it up (of two texts alone, kept for every pass)."""
         va, vb = self._sums[ka], self._sums[kb]
-        key = (ka, kb) if len(va) == len(vb) or ka <= kb else (kb, ka)  # the smaller is iterated: either order
-        value = self._pairs.get(key)
+        ta, tb = self._alone[ka], self._alone[kb]
+        cache, a, b = (self._pairs, ka, kb) if ta is None or tb is None else (self.texts.pairs, ta, tb)
+        key = (a, b) if len(va) == len(vb) or a <= b else (b, a)  # the smaller is iterated: either order
+        value = cache.get(key)
         if value is None:
             x, y = (va, vb) if len(va) <= len(vb) else (vb, va)
             norms = math.sqrt(self._norms2[ka] * self._norms2[kb])
-            value = self._pairs[key] = 2 * sum(w * y[g] for g, w in x.items() if g in y) / norms
+            value = cache[key] = 2 * sum(w * y[g] for g, w in x.items() if g in y) / norms
         return value
 
     def spread(self, j: int) -> float:
@@ -796,6 +820,7 @@ def align(
             postings[g].append((text, w))
 
     likes: dict[str, list[tuple[str, float]]] = {}  # text -> its like texts (see ``_likes``), for every pass
+    texts = Texts()
 
     def add(rows: list[Draft], siglum: str, spread: bool = False) -> list[Draft]:
         segs = segments.get(siglum, [])
@@ -812,7 +837,7 @@ def align(
                     likes[s.folded] = _likes(vecs[s.folded], vecs, postings, floor)
                 found[s.folded] = _candidates(likes[s.folded], rows_of)
         cands = [found[s.folded] for s in segs]
-        beads = _beads(segs, rows, cands, Blocks(segs, rows, vecs, idf), params, spread)
+        beads = _beads(segs, rows, cands, Blocks(segs, rows, vecs, idf, texts), params, spread)
         return _place(rows, siglum, segs, beads, cands, params, spread)
 
     present = [s for s in order if segments.get(s)]
