@@ -401,21 +401,6 @@ class Blocks:
         return best
 
 
-def _holds(near: list[list[int]], i: int, a: int, j: int, b: int) -> bool:
-    """Whether a bead is anchored at both ends: its first and last segments, and its first and last rows,
-    are each in a candidate pair within it. A bead never reaches out to take in a neighbour that has
-    nothing to do with the other side (rows in between may be too short to show a likeness)."""
-
-    def rows_of(ii: int) -> list[int]:
-        return near[ii][bisect_left(near[ii], j) : bisect_left(near[ii], j + b)]
-
-    first, last = rows_of(i), rows_of(i + a - 1)
-    if not first or not last:
-        return False
-    ends = {j, j + b - 1}
-    return ends <= {r for ii in range(i, i + a) for r in rows_of(ii)}
-
-
 def _band(cands: list[list[tuple[int, float]]], n: int, params: AlignParams) -> list[list[int]]:
     """Each segment's candidate rows near the path a one-to-one monotone match takes: between the rows of
     the matched segments around it, ``LONGEST`` rows either side. A text that repeats itself (a long
@@ -440,19 +425,27 @@ def _band(cands: list[list[tuple[int, float]]], n: int, params: AlignParams) -> 
 
 
 def _bead_options(near: list[list[int]], n: int) -> list[tuple[int, int, int, int]]:
-    """Every bead anchored at both ends (see ``_holds``), by start: one to one, one segment to several rows,
-    several segments to one row, two to two."""
+    """Every bead anchored at both ends, by start: one to one, one segment to several rows, several segments
+    to one row, two to two. Anchored: its first and last segments, and its first and last rows, are each in a
+    candidate pair within it. A bead never reaches out to take in a neighbour that has nothing to do with the
+    other side (rows in between may be too short to show a likeness). So several segments join row ``j``
+    where the last of them is a candidate of ``j`` too, and two segments rows ``j`` and ``j + 1`` where the
+    second is a candidate of one of them and row ``j + 1`` of either segment."""
+    sets = [set(rows) for rows in near]
     out = []
     for i, rows in enumerate(near):
+        later = sets[i + 1 : i + LONGEST]  # the segments a bead starting at i may end with
         for j in rows:
             for jj in rows:
                 if j <= jj < j + LONGEST:
                     out.append((i, 1, j, jj - j + 1))
-            for a in range(2, min(LONGEST, len(near) - i) + 1):
-                if _holds(near, i, a, j, 1):
+            for a, theirs in enumerate(later, 2):
+                if j in theirs:
                     out.append((i, a, j, 1))
-            if i + 1 < len(near) and j + 1 < n and _holds(near, i, 2, j, 2):
-                out.append((i, 2, j, 2))
+            if later and j + 1 < n:
+                second = later[0]
+                if (j in second or j + 1 in second) and (j + 1 in sets[i] or j + 1 in second):
+                    out.append((i, 2, j, 2))
     return sorted(set(out))
 
 
