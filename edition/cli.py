@@ -12,8 +12,6 @@ from .engine.export import to_dict, to_json
 from .engine.pipeline import build
 from .engine.resources import data_folders, load_resources
 from .errors import EditionError
-from .interchange.collatex import collatex_table, compared_from_tokens
-from .interchange.tei import to_tei
 
 
 def _table(edition) -> str:
@@ -70,8 +68,12 @@ def _export(edition, fmt: str) -> bytes:
     if fmt == "json":
         return to_json(export).encode("utf-8")
     texts = {w.siglum: w.text for w in edition.witnesses}
-    if fmt == "tei":
+    if fmt == "tei":  # each interchange format imported only when asked for (lxml is a cold start's cost)
+        from .interchange.tei import to_tei
+
         return to_tei(export, texts)
+    from .interchange.collatex import collatex_table, compared_from_tokens
+
     table = collatex_table(export, texts, compared_from_tokens(edition.tokens))
     return (json.dumps(table, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 

@@ -1,6 +1,8 @@
 """Folding: script, variant characters and punctuation compare equal; positions map back."""
 
-from edition.engine.convert import detect_script
+from pathlib import Path
+
+from edition.engine.convert import char_to_simplified, char_to_traditional, detect_script
 from edition.engine.model import Witness, WitnessMeta
 from edition.engine.normalise import Normaliser, punct_key
 from edition.engine.resources import UNIHAN_VARIANTS, engine_data, engine_variants, load_variants
@@ -124,3 +126,22 @@ def test_script_detection():
     assert detect_script("遼東之地向來 辽东之地向来") == "mixed"
     # a few traditional forms kept by a typesetter do not make a simplified text mixed (004 has 裏, 衞)
     assert detect_script("从这裏可以看出，吐蕃肯定一直密切关注着辽东战事，韩衞说") == "Hans"
+
+
+def test_characters_convert_as_opencc_converts_them_alone():
+    """The character tables stand in for OpenCC's converters (whose phrase tables cost a cold start): every
+    character they list, and the CJK letters around them, converts as OpenCC converts it standing alone.
+    (Checked offline for every code point.)"""
+    import opencc
+
+    t2s, s2t = opencc.OpenCC("t2s"), opencc.OpenCC("s2t")
+    folder = Path(opencc.__file__).parent / "dictionary"
+    listed = {
+        line.split("\t")[0]
+        for f in ("TSCharacters", "STCharacters")
+        for line in (folder / f"{f}.txt").open(encoding="utf-8")
+    }
+    for ch in sorted(listed | {chr(c) for c in range(0x4E00, 0x9FFF, 7)} | set("，。A1 〇")):
+        a, b = t2s.convert(ch), s2t.convert(ch)
+        assert char_to_simplified(ch) == (a if len(a) == 1 else ch), ch
+        assert char_to_traditional(ch) == (b if len(b) == 1 else ch), ch

@@ -22,6 +22,9 @@ import math
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from functools import reduce
+from itertools import chain
+from operator import add
 
 from .model import Row, Segment
 from .register import scan
@@ -72,12 +75,13 @@ class Vec:
     indexing and probing prefixes only loses no pair that matters.
     """
 
-    __slots__ = ("counts", "cut", "norm", "prefix", "ranks", "rest", "tails", "weights")
+    __slots__ = ("counts", "cut", "norm", "prefix", "ranks", "rest", "square", "tails", "weights")
 
     def __init__(self, counts: Counter[str], idf: dict[str, float], rank: dict[str, int], floor: float) -> None:
         self.counts = counts
         self.weights = {g: idf[g] * c for g, c in counts.items()}
         self.norm = norm(counts, idf)
+        self.square = sum(x * x for x in self.weights.values())  # as a row's reading of this text alone sums it
         ordered = sorted(counts, key=rank.__getitem__)
         self.ranks = [rank[g] for g in ordered]
         squares = [(idf[g] * counts[g]) ** 2 for g in ordered]
@@ -157,19 +161,16 @@ def _monotone_match(cands: list[list[tuple[int, float]]], n: int, match: float) 
     return out
 
 
-def _candidates(
-    x: Vec,
-    vecs: dict[str, Vec],
-    rows_of: dict[str, list[int]],
-    postings: dict[str, list[tuple[str, float]]],
-    floor: float,
-) -> list[tuple[int, float]]:
-    """The rows a segment (``x``) may join, by row: its best similarity to a member of each, where it reaches the floor.
+def _likes(
+    x: Vec, vecs: dict[str, Vec], postings: dict[str, list[tuple[str, float]]], floor: float
+) -> list[tuple[str, float]]:
+    """The episode's texts whose likeness to a text (``x``) reaches the floor, with that likeness.
 
-    Members are compared by folded text (the same text has the same grams, so the same cosine). The shared
-    prefix grams give part of each dot product; the grams this misses are all ranked at or after the earlier
-    of the two cuts, so they add at most the product of the two texts' norms from that rank on: a text whose
-    bound stays below the floor is skipped without computing its cosine.
+    The shared prefix grams give part of each dot product; the grams this misses are all ranked at or after
+    the earlier of the two cuts, so they add at most the product of the two texts' norms from that rank on: a
+    text whose bound stays below the floor is skipped without computing its cosine. The answer depends on the
+    texts alone, not on the rows, so an alignment asks it once per text, however many passes and copies
+    bring the text back.
     """
     part: defaultdict[str, float] = defaultdict(float)
     for g, wa in x.prefix:
@@ -178,7 +179,7 @@ def _candidates(
             continue
         for other, wb in posted:
             part[other] += wa * wb
-    best: dict[int, float] = {}
+    out = []
     bar = floor - SLACK  # float slack, on the safe side
     for other, dot in part.items():
         y = vecs[other]
@@ -186,9 +187,18 @@ def _candidates(
         if dot + first.rest * second.tail(first.cut) < bar:
             continue
         sim = cosine(x, y)
-        if sim < floor:
-            continue
-        for j in rows_of[other]:
+        if sim >= floor:
+            out.append((other, sim))
+    return out
+
+
+def _candidates(likes: list[tuple[str, float]], rows_of: dict[str, list[int]]) -> list[tuple[int, float]]:
+    """The rows a segment may join, by row: its best likeness to a member of each (``likes``, see ``_likes``).
+
+    Members are compared by folded text (the same text has the same grams, so the same cosine)."""
+    best: dict[int, float] = {}
+    for other, sim in likes:
+        for j in rows_of.get(other, ()):
             if sim > best.get(j, -1.0):
                 best[j] = sim
     if len(best) > CANDIDATES:  # a text that repeats itself: the likeliest rows, not every near-copy
@@ -220,6 +230,16 @@ Bead = tuple[int, int, int, int]  # (i, a, j, b): the witness's segments i..i+a-
 LONGEST = 8  # a segment may answer up to this many rows, and up to this many segments one row
 
 
+class Texts:
+    """What ``Blocks`` finds of texts alone, kept for the whole alignment of an episode (every pass): a text's
+    dot product with another text, and twice the cosine of two texts, as a row's readings of one text each
+    give them."""
+
+    def __init__(self) -> None:
+        self.against: dict[tuple[str, str], float] = {}
+        self.pairs: dict[tuple[str, str], float] = {}
+
+
 class Blocks:
     """Similarities of runs of a witness's segments with runs of rows (each row witness by witness).
 
@@ -228,14 +248,26 @@ class Blocks:
     product; a run of segments is dotted through its texts (bilinear: the dot of two sums is the sum of
     the dots), each text's dot computed once, and a run one text longer than another costs only that
     text's dot products.
+
+    The rows' side is kept by what it says, not by whose it is: witnesses that read alike in a run of rows
+    (copies of one text mostly do) share one reading -- a number, its summed vector and its dot product with
+    each text -- so a row of many copies costs about what a row of its few distinct readings costs.
     """
 
-    def __init__(self, segs: list[Segment], rows: list[Draft], vecs: dict[str, Vec], idf: dict[str, float]) -> None:
-        self.segs, self.rows, self.vecs, self.idf = segs, rows, vecs, idf
+    def __init__(
+        self, segs: list[Segment], rows: list[Draft], vecs: dict[str, Vec], idf: dict[str, float], texts: Texts
+    ) -> None:
+        self.segs, self.rows, self.vecs, self.idf, self.texts = segs, rows, vecs, idf, texts
         self._dots: dict[tuple[str, str], float] = {}
         self._squares: dict[tuple[str, ...], float] = {}
-        self._theirs: dict[tuple[int, int], dict[str, tuple[dict[str, float], float]]] = {}
-        self._against: dict[tuple[str, int, int, str], float] = {}
+        self._runs: dict[tuple[int, int], dict[str, tuple[str, ...]]] = {}
+        self._ids: dict[tuple[str, ...], int] = {}  # a run of texts -> its reading's number
+        self._sums: list[dict[str, float]] = []  # by number: the reading's summed vector
+        self._norms2: list[float] = []  # by number: its squared norm
+        self._alone: list[str | None] = []  # by number: the text, where the reading is one text alone
+        self._readings: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        self._against: dict[tuple[str, int], float] = {}
+        self._pairs: dict[tuple[int, int], float] = {}  # of readings not both a text alone (see ``Texts``)
         self._single: dict[tuple[int, int], float] = {}
         self._spreads: dict[int, float] = {}
 
@@ -260,40 +292,78 @@ class Blocks:
             self._squares[texts] = value
         return value
 
-    def theirs(self, j: int, b: int) -> dict[str, tuple[dict[str, float], float]]:
-        """Rows ``j..j+b-1`` witness by witness: the summed vector of its texts there, and its squared norm
-        (a run of rows one row longer than another adds that row's texts to the shorter run's sums)."""
-        value = self._theirs.get((j, b))
+    def runs(self, j: int, b: int) -> dict[str, tuple[str, ...]]:
+        """Rows ``j..j+b-1`` witness by witness: the texts of its cells there, in order."""
+        value = self._runs.get((j, b))
         if value is None:
-            sums = {w: dict(v) for w, (v, _) in self.theirs(j, b - 1).items()} if b > 1 else {}
+            value = dict(self.runs(j, b - 1)) if b > 1 else {}
             for w, ms in self.rows[j + b - 1].cells.items():
-                into = sums.setdefault(w, {})
-                for m in ms:
-                    _add(into, self.vecs[m.folded].weights)
-            value = self._theirs[(j, b)] = {w: (v, sum(x * x for x in v.values())) for w, v in sums.items()}
+                value[w] = value.get(w, ()) + tuple(m.folded for m in ms)
+            self._runs[(j, b)] = value
         return value
 
-    def against(self, x: str, j: int, b: int, w: str) -> float:
-        """The dot product of one text with witness ``w``'s summed vector over rows ``j..j+b-1``."""
-        key = (x, j, b, w)
-        value = self._against.get(key)
+    def reading(self, texts: tuple[str, ...]) -> int:
+        """The number of a run of texts; its summed vector and squared norm are made when it is first seen (a
+        run one text longer than another adds that text's weights to a copy of the shorter run's sum)."""
+        k = self._ids.get(texts)
+        if k is None:
+            if len(texts) == 1:  # one text: its own weights (a sum of one is that one)
+                vec = self.vecs[texts[0]]
+                into, square, alone = vec.weights, vec.square, texts[0]
+            else:
+                into = dict(self._sums[self.reading(texts[:-1])])
+                _add(into, self.vecs[texts[-1]].weights)
+                square, alone = sum(x * x for x in into.values()), None
+            k = self._ids[texts] = len(self._sums)
+            self._sums.append(into)
+            self._norms2.append(square)
+            self._alone.append(alone)
+        return k
+
+    def readings(self, j: int, b: int) -> tuple[list[int], list[int]]:
+        """Rows ``j..j+b-1``'s distinct readings (numbers), and which of them each witness that has words there
+        reads, in the rows' order: the sums over witnesses run over this order, so they add up alike."""
+        value = self._readings.get((j, b))
         if value is None:
-            a, theirs = self.vecs[x].weights, self.theirs(j, b)[w][0]
-            value = self._against[key] = sum(v * theirs[g] for g, v in a.items() if g in theirs)
+            index: dict[int, int] = {}
+            order = [index.setdefault(self.reading(t), len(index)) for t in self.runs(j, b).values() if any(t)]
+            value = self._readings[(j, b)] = (list(index), order)
+        return value
+
+    def against(self, x: str, k: int) -> float:
+        """The dot product of one text with reading ``k``'s summed vector (with a text alone, kept for every
+        pass of the alignment: copies bring the same two texts together in pass after pass)."""
+        alone = self._alone[k]
+        cache, key = (self._against, (x, k)) if alone is None else (self.texts.against, (x, alone))
+        value = cache.get(key)
+        if value is None:
+            a, theirs = self.vecs[x].weights, self._sums[k]
+            value = cache[key] = sum(v * theirs[g] for g, v in a.items() if g in theirs)
+        return value
+
+    def pair(self, ka: int, kb: int) -> float:
+        """Twice the cosine of two readings, as ``spread`` adds it up (of two texts alone, kept for every pass)."""
+        va, vb = self._sums[ka], self._sums[kb]
+        ta, tb = self._alone[ka], self._alone[kb]
+        cache, a, b = (self._pairs, ka, kb) if ta is None or tb is None else (self.texts.pairs, ta, tb)
+        key = (a, b) if len(va) == len(vb) or a <= b else (b, a)  # the smaller is iterated: either order
+        value = cache.get(key)
+        if value is None:
+            x, y = (va, vb) if len(va) <= len(vb) else (vb, va)
+            norms = math.sqrt(self._norms2[ka] * self._norms2[kb])
+            value = cache[key] = 2 * sum(w * y[g] for g, w in x.items() if g in y) / norms
         return value
 
     def spread(self, j: int) -> float:
         """The norm of row ``j`` as a whole: the sum of its witnesses' texts, each witness's of unit length
-        (from the dot products of those texts, so the sum itself is never built)."""
+        (from the dot products of those texts, so the sum itself is never built; witnesses that read alike
+        share theirs)."""
         value = self._spreads.get(j)
         if value is None:
-            items = [(v, sq) for v, sq in self.theirs(j, 1).values() if sq > 0]
-            total = float(len(items))
-            for k, (va, sa) in enumerate(items):
-                for vb, sb in items[k + 1 :]:
-                    x, y = (va, vb) if len(va) <= len(vb) else (vb, va)
-                    total += 2 * sum(w * y[g] for g, w in x.items() if g in y) / math.sqrt(sa * sb)
-            value = self._spreads[j] = math.sqrt(total)
+            readings, order = self.readings(j, 1)
+            twice = [[self.pair(a, b) for b in readings] for a in readings]
+            pairs = chain.from_iterable(map(twice[g].__getitem__, order[k + 1 :]) for k, g in enumerate(order))
+            value = self._spreads[j] = math.sqrt(reduce(add, pairs, float(len(order))))
         return value
 
     def single(self, i: int, j: int) -> float:
@@ -308,13 +378,15 @@ class Blocks:
             x = self.segs[i].folded
             sq_a = self.square((x,))
             best = whole = 0.0
-            theirs = self.theirs(j, 1)
-            for w, (_, sq_b) in theirs.items():
-                if sq_a > 0 and sq_b > 0:
-                    dot = self.against(x, j, 1, w)
+            readings, order = self.readings(j, 1)
+            if sq_a > 0 and order:
+                shares = []  # each reading's dot with the segment, over its own norm
+                for k in readings:
+                    dot, sq_b = self.against(x, k), self._norms2[k]
                     best = max(best, dot / math.sqrt(sq_a * sq_b))
-                    whole += dot / math.sqrt(sq_b)
-            if len(theirs) > 1 and whole:  # with one witness there, the two are one
+                    shares.append(dot / math.sqrt(sq_b))
+                whole = reduce(add, map(shares.__getitem__, order), 0.0)
+            if len(self.runs(j, 1)) > 1 and whole:  # with one witness there, the two are one
                 best = max(best, whole / (math.sqrt(sq_a) * self.spread(j)))
             value = self._single[(i, j)] = best
         return value
@@ -323,25 +395,10 @@ class Blocks:
         mine = tuple(s.folded for s in self.segs[i : i + a])
         sq_a = self.square(mine)
         best = 0.0
-        for w, (_, sq_b) in self.theirs(j, b).items():
-            if sq_a > 0 and sq_b > 0:
-                best = max(best, sum(self.against(x, j, b, w) for x in mine) / math.sqrt(sq_a * sq_b))
+        if sq_a > 0:
+            for k in self.readings(j, b)[0]:  # witnesses that read alike, once
+                best = max(best, sum(self.against(x, k) for x in mine) / math.sqrt(sq_a * self._norms2[k]))
         return best
-
-
-def _holds(near: list[list[int]], i: int, a: int, j: int, b: int) -> bool:
-    """Whether a bead is anchored at both ends: its first and last segments, and its first and last rows,
-    are each in a candidate pair within it. A bead never reaches out to take in a neighbour that has
-    nothing to do with the other side (rows in between may be too short to show a likeness)."""
-
-    def rows_of(ii: int) -> list[int]:
-        return near[ii][bisect_left(near[ii], j) : bisect_left(near[ii], j + b)]
-
-    first, last = rows_of(i), rows_of(i + a - 1)
-    if not first or not last:
-        return False
-    ends = {j, j + b - 1}
-    return ends <= {r for ii in range(i, i + a) for r in rows_of(ii)}
 
 
 def _band(cands: list[list[tuple[int, float]]], n: int, params: AlignParams) -> list[list[int]]:
@@ -368,19 +425,27 @@ def _band(cands: list[list[tuple[int, float]]], n: int, params: AlignParams) -> 
 
 
 def _bead_options(near: list[list[int]], n: int) -> list[tuple[int, int, int, int]]:
-    """Every bead anchored at both ends (see ``_holds``), by start: one to one, one segment to several rows,
-    several segments to one row, two to two."""
+    """Every bead anchored at both ends, by start: one to one, one segment to several rows, several segments
+    to one row, two to two. Anchored: its first and last segments, and its first and last rows, are each in a
+    candidate pair within it. A bead never reaches out to take in a neighbour that has nothing to do with the
+    other side (rows in between may be too short to show a likeness). So several segments join row ``j``
+    where the last of them is a candidate of ``j`` too, and two segments rows ``j`` and ``j + 1`` where the
+    second is a candidate of one of them and row ``j + 1`` of either segment."""
+    sets = [set(rows) for rows in near]
     out = []
     for i, rows in enumerate(near):
+        later = sets[i + 1 : i + LONGEST]  # the segments a bead starting at i may end with
         for j in rows:
             for jj in rows:
                 if j <= jj < j + LONGEST:
                     out.append((i, 1, j, jj - j + 1))
-            for a in range(2, min(LONGEST, len(near) - i) + 1):
-                if _holds(near, i, a, j, 1):
+            for a, theirs in enumerate(later, 2):
+                if j in theirs:
                     out.append((i, a, j, 1))
-            if i + 1 < len(near) and j + 1 < n and _holds(near, i, 2, j, 2):
-                out.append((i, 2, j, 2))
+            if later and j + 1 < n:
+                second = later[0]
+                if (j in second or j + 1 in second) and (j + 1 in sets[i] or j + 1 in second):
+                    out.append((i, 2, j, 2))
     return sorted(set(out))
 
 
@@ -747,6 +812,9 @@ def align(
         for g, w in vec.prefix:
             postings[g].append((text, w))
 
+    likes: dict[str, list[tuple[str, float]]] = {}  # text -> its like texts (see ``_likes``), for every pass
+    texts = Texts()
+
     def add(rows: list[Draft], siglum: str, spread: bool = False) -> list[Draft]:
         segs = segments.get(siglum, [])
         if not rows:
@@ -758,9 +826,11 @@ def align(
         found: dict[str, list[tuple[int, float]]] = {}  # a text repeated in the witness is looked up once
         for s in segs:
             if s.folded not in found:
-                found[s.folded] = _candidates(vecs[s.folded], vecs, rows_of, postings, floor)
+                if s.folded not in likes:
+                    likes[s.folded] = _likes(vecs[s.folded], vecs, postings, floor)
+                found[s.folded] = _candidates(likes[s.folded], rows_of)
         cands = [found[s.folded] for s in segs]
-        beads = _beads(segs, rows, cands, Blocks(segs, rows, vecs, idf), params, spread)
+        beads = _beads(segs, rows, cands, Blocks(segs, rows, vecs, idf, texts), params, spread)
         return _place(rows, siglum, segs, beads, cands, params, spread)
 
     present = [s for s in order if segments.get(s)]

@@ -7,7 +7,8 @@ map back 1:1); display converts whole strings with OpenCC's phrase tables.
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import cache, lru_cache
+from pathlib import Path
 
 import opencc
 
@@ -20,16 +21,26 @@ def _converter(config: str) -> opencc.OpenCC:
     return _CONVERTERS[config]
 
 
+@cache
+def _characters(table: str) -> dict[str, str]:
+    """OpenCC's character table (``TSCharacters``, ``STCharacters``): each character's first form, as OpenCC
+    converts a character standing alone (its phrase tables, the larger part of loading a converter, hold no
+    single characters)."""
+    path = Path(opencc.__file__).parent / "dictionary" / f"{table}.txt"
+    rows = (line.strip().split("\t") for line in path.read_text(encoding="utf-8").splitlines())
+    return {key: value.split(" ")[0] for key, value in rows}
+
+
 @lru_cache(maxsize=65536)
 def char_to_simplified(ch: str) -> str:
     """One character in Simplified script; a character OpenCC maps to several stays as is."""
-    out = _converter("t2s").convert(ch)
+    out = _characters("TSCharacters").get(ch, ch)
     return out if len(out) == 1 else ch
 
 
 @lru_cache(maxsize=65536)
 def char_to_traditional(ch: str) -> str:
-    out = _converter("s2t").convert(ch)
+    out = _characters("STCharacters").get(ch, ch)
     return out if len(out) == 1 else ch
 
 

@@ -60,8 +60,12 @@ def scan(text: str, forms: dict[str, object] | set[str]) -> list[tuple[int, int]
     """Where the forms occur in ``text``, left to right, the longest at each place (as a regular
     expression of them, longest first, would find them; a dictionary look-up is faster to set up)."""
     lengths = sorted({len(f) for f in forms if f}, reverse=True)
+    heads = {f[0] for f in forms if f}  # most letters begin no form: they are passed over at one look-up
     out, i, n = [], 0, len(text)
     while i < n:
+        if text[i] not in heads:
+            i += 1
+            continue
         for k in lengths:
             if i + k <= n and text[i : i + k] in forms:
                 out.append((i, i + k))
