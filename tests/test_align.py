@@ -11,7 +11,7 @@ from tests.gold import DEV_GOLD, DEV_WITNESSES, SEEDS_GOLD, row_pairs
 from tests.support import build_folder
 
 P = Params()
-HOW = AlignParams(P.match, P.merge, P.moved)
+HOW = AlignParams.of(P)
 
 
 @pytest.fixture(scope="module")

@@ -61,6 +61,11 @@ class Params:
     match: float = p(0.06, "Similarity a segment (or a run of them) needs to join a row in its witness's order.")
     merge: float = p(0.02, "Similarity each further segment of a several-to-one (or two-to-two) pairing must add.")
     moved: float = p(0.3, "Similarity a segment needs to join a row out of its witness's order (shown as moved).")
+    floor_share: float = p(0.75, "Share of the lesser of match and moved below which no text is a candidate at all.")
+    longest: int = p(8, "Rows a segment may answer, and segments one row may take, at most.")
+    reach: int = p(4, "Rows either side, in units of longest, that a sentence's parted clauses may go to.")
+    candidates: int = p(32, "Rows one segment is weighed against at most (the likeliest, where a text repeats).")
+    common: int = p(64, "Texts of an episode a gram may be in and still find candidates (a stop word beyond).")
 
     # collate: copies of one text, character by character
     anchor: int = p(12, "Letters of a stretch found once in a copy and its base that anchors the two.")

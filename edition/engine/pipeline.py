@@ -162,7 +162,7 @@ def rows_of(
 ) -> tuple[tuple[EpisodeResult, ...], Counts]:
     """Each episode's rows: its sentences aligned across the witnesses that tell it, then the editor's groups."""
     params = resources.params
-    how = AlignParams(params.match, params.merge, params.moved)
+    how = AlignParams.of(params)
     names = Names(entities(resources.register, norm))
     results = []
     regrouped = 0
