@@ -6,10 +6,11 @@ from collections import Counter
 import pytest
 import yaml
 
-from edition.engine.facts import NUMERALS, _read, dates, directions, number_value, quantities
 from edition.engine.model import Segment, Witness, WitnessMeta
 from edition.engine.normalise import Normaliser
+from edition.engine.numerals import NUMERALS, _read, number_value
 from edition.engine.register import PROVISIONAL
+from edition.engine.said import dates, directions, quantities
 from tests.support import ROOT, SEEDS, build_folder
 
 GOLD_FACTS = ROOT / "tests" / "gold" / "facts.yaml"

@@ -22,233 +22,25 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import replace
 
 from .collate import BRACKETS
-from .dates import DATE, DAY_OF_MONTH, MONTH_OF
+from .dates import DAY_OF_MONTH, MONTH_OF
 from .model import EpisodeResult, Family, Note, Reading, Row, Segment, Tokens
+from .params import Params
 from .register import Entry, Mention, Mentions, Register
+from .said import IDIOMS, Said, dates, directions, quantities
 
-NUMERALS = "零〇一二两三四五六七八九十百千万亿"
-APPROX = "数几余多许"
-MEASURES = "匹人骑级里户口头件领艘员名石斤次层丈步座城道路车营"
-# a measure, but not the first word of a troop's kind: 四万步骑 is forty thousand foot and horse, not paces
-_QUANTITY = re.compile(rf"[数几]?[{NUMERALS}]+[余多许]?(?:[{MEASURES}](?![骑卒兵军]))?")
-# (compared forms) a direction after a town (城南, 州东北), not a way one goes (南下, 西归) nor a gate (城南门)
-DIRECTION = re.compile(r"(?<=[城州县市])(?:东南|东北|西南|西北|[东西南北])(?![上下进行归撤渡去来还门风方面])")
-# (compared forms) what a count of soldiers is counted in when no measure word follows it: 步騎四萬, 四万步骑,
-# 率兵四万, 三千飞骑 -- men under arms, which two texts may number differently (四萬 / 三万 in the rearguard)
-TROOPS = ("步骑", "飞骑", "骑兵", "步兵", "人马", "兵马", "甲士", "兵", "骑", "卒")
-SINCE = "自从"  # (compared forms) "from": a date after it opens a stretch of time
-IDIOMS = {"万一", "万丈"}  # numerals that make a word, not a count (万一 in case; 豪情万丈)
-APART = 10  # numbers in one row further apart than this many times count different things (never noted)
-AGREE = 3  # independent families that must agree on a number or a date for a note to say so
 BRACKET_MARKS = tuple(re.compile(f"[{re.escape(''.join(marks))}]") for marks in (BRACKETS, BRACKETS.values()))
+
+
 CLASS = {"direction": "place"}  # a direction from a town is noted as a place
 
 
-@dataclass(frozen=True)
-class Said:
-    """One fact as one witness states it: where, its text, and what it is."""
-
-    siglum: str
-    start: int
-    end: int
-    text: str
-    kind: str  # person | place | thing | number | date
-    key: str  # what it is: a register entry, a measure, "date"
-    value: str  # what it says: the compared form of the name, the number's value, the date
-    how: str = "name"  # for an entry: name | variant | title
-    entries: tuple[str, ...] = ()
-    row: str = ""
-
-
 # cn2an's numeral grammar (its "normal" integers), on the compared forms: a numeral it spells out reads by its units
-_ZERO, _DIGIT = "零〇", {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-_UNIT = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
-
-
-def _digit(s: str) -> bool:
-    return len(s) == 1 and s in _DIGIT
-
-
-def _zero_then(s: str, part) -> bool:
-    """零 (or 〇) and then a number ``part`` accepts: the zero that stands for a skipped unit."""
-    return s[:1] in ("零", "〇") and len(s) > 1 and part(s[1:])
-
-
-def _tens(s: str, digit_first: bool = False) -> bool:
-    """10-99: 十, 十五, 二十, 二十五 (with ``digit_first``, not 十 or 十五)."""
-    head, unit, tail = s.partition("十")
-    return bool(unit) and (_digit(head) or (not head and not digit_first)) and (not tail or _digit(tail))
-
-
-def _below_100(s: str) -> bool:
-    return _digit(s) or _tens(s)
-
-
-def _hundreds(s: str) -> bool:
-    """100-999: 三百, 三百零五, 三百二十, 三百二十五."""
-    tail = s[2:]
-    return len(s) > 1 and _digit(s[0]) and s[1] == "百" and (not tail or _zero_then(tail, _digit) or _tens(tail, True))
-
-
-def _below_1000(s: str) -> bool:
-    return _hundreds(s) or _below_100(s)
-
-
-def _thousands(s: str) -> bool:
-    """1000-9999: 三千, 三千零五, 三千零二十, 三千五百 …"""
-    tail = s[2:]
-    return (
-        len(s) > 1 and _digit(s[0]) and s[1] == "千" and (not tail or _zero_then(tail, _below_100) or _hundreds(tail))
-    )
-
-
-def _below_10k(s: str) -> bool:
-    return _thousands(s) or _below_1000(s)
-
-
-def _myriads(s: str) -> bool:
-    """10^4 to 10^8 - 1: a number below 10^4, 万, and nothing, 零 and a number below 1000, or thousands."""
-    head, unit, tail = s.partition("万")
-    return bool(unit) and _below_10k(head) and (not tail or _zero_then(tail, _below_1000) or _thousands(tail))
-
-
-def _below_1e8(s: str) -> bool:
-    return _myriads(s) or _below_10k(s)
-
-
-def _spelt(s: str) -> bool:
-    """Whether cn2an reads ``s`` (letters of ``NUMERALS``) as a well-formed integer as it stands: its own
-    grammar, and none of the letters it would first put in (a 一 after 零 before 十 or 百, a 零 after 万)."""
-    if any(z + u in s for z in _ZERO for u in "十百"):
-        return False
-    head, unit, tail = s.partition("亿")
-    if unit:
-        return _below_1e8(head) and (not tail or _zero_then(tail, _below_1e8) or _myriads(tail))
-    return s in ("零", "〇") or _below_1e8(s)
-
-
-def _integer(s: str) -> int:
-    """A well-formed numeral's value, read from its last letter back as cn2an reads it (a 万 after 亿 is 万亿)."""
-    total, unit, big = 0, 1, 1
-    for k, ch in enumerate(reversed(s)):
-        if ch in _UNIT:
-            unit = _UNIT[ch]
-            if unit % 10_000 == 0:
-                if unit > big:
-                    big = unit
-                else:
-                    big = unit = unit * big
-            if unit < big:
-                unit *= big
-            if k == len(s) - 1:
-                total += unit
-        else:
-            total += _DIGIT.get(ch, 0) * unit
-    return total
-
-
-def _read(core: str) -> str | None:
-    """A numeral's value as cn2an gives it, where it is read without cn2an: spelt by its grammar (三千五百), or
-    digits alone (一二, 七八: twelve, seventy-eight, digit by digit); None for any other."""
-    if not core:
-        return None
-    if _spelt(core):
-        return str(_integer(core))
-    if all(c in _DIGIT or c in _ZERO for c in core):
-        return str(int("".join(str(_DIGIT.get(c, 0)) for c in core)))
-    return None
-
-
-@lru_cache(maxsize=4096)
-def number_value(folded: str) -> tuple[str, bool]:
-    """The value of a numeral (digits as text, for comparing) and whether it is approximate (数万, 三千余).
-
-    Read as cn2an reads it. A numeral written as its grammar writes it (四万, 三千五百) or in digits (一二) is
-    read here; cn2an, whose import and patterns cost a tenth of a second, is imported for any other (三百四)."""
-    approx = any(c in APPROX for c in folded)
-    core = "".join(c for c in folded if c in NUMERALS)
-    if core and core[0] in "百千万亿":
-        core = "一" + core
-    value = _read(core)
-    if value is not None:
-        return value, approx
-    import cn2an
-
-    try:
-        value = cn2an.cn2an(core, "smart") if core else None
-    except (ValueError, KeyError):
-        value = None
-    return (str(value) if value is not None else core), approx
-
-
-def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
-    """The counted things of a segment: a numeral with its measure (or a round count, 四万)."""
-    n, out = seg.folded, []
-    dates = [m.span() for m in DATE.finditer(n)]  # in order, apart: the one a quantity may be in is found by bisect
-    starts = [x for x, _ in dates]
-    for m in _QUANTITY.finditer(n):
-        a, b = m.span()
-        k = bisect_right(starts, a) - 1
-        if k >= 0 and a < dates[k][1]:
-            continue
-        word = m.group()
-        measure = word[-1] if word[-1] in MEASURES else ""
-        digits = [c for c in word if c in NUMERALS]
-        if not measure and len(digits) < 2:
-            continue  # one numeral alone is an article or part of a word, not a count (一番, 百姓, 万岁)
-        if not measure and (len(set(digits)) == 1 or word in IDIOMS or _either(digits)):
-            continue  # 一一, 万万; 万一 (in case); 十八九 (eight or nine in ten): words, not counts
-        value, approx = number_value(word)
-        start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
-        key = measure or ("兵" if _troops(n, a, b) else "count")
-        out.append(
-            Said(tokens.siglum, start, end, tokens.text[start:end], "number", key, ("~" if approx else "") + value)
-        )
-    return out
-
-
-def _either(digits: list[str]) -> bool:
-    """Whether a numeral ends in two neighbouring digits, "this or the next" (三四, 十八九): an estimate or a
-    share of ten, not a count a text states."""
-    order = "一二三四五六七八九"
-    return len(digits) >= 2 and digits[-2] in order and order.find(digits[-1]) == order.find(digits[-2]) + 1
-
-
-def _troops(n: str, a: int, b: int) -> bool:
-    """Whether the count n[a:b] counts men under arms: a word for them just before or just after it."""
-    return any(n[:a].endswith(t) or n[b:].startswith(t) for t in TROOPS)
-
-
-def directions(tokens: Tokens, seg: Segment, places: list[tuple[int, int]]) -> list[Said]:
-    """Where, from a town: 柳城東南, 城南 -- the direction after a town's name or a word for a town, quoted with
-    the place named just before it (``places``: the segment's place mentions)."""
-    out = []
-    for m in DIRECTION.finditer(seg.folded):
-        a, b = m.span()
-        start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
-        start = next((p for p, q in places if q == start), tokens.at[seg.lo + a - 1])
-        out.append(Said(tokens.siglum, start, end, tokens.text[start:end], "direction", "direction", m.group()))
-    return out
-
-
-def dates(tokens: Tokens, seg: Segment) -> list[Said]:
-    n, out = seg.folded, []
-    for rx in (DATE, DAY_OF_MONTH):
-        for m in rx.finditer(n):
-            a, b = m.span()
-            if a and n[a - 1] in SINCE:
-                continue  # 自九月十八日離開安市……時間已進入十月: where a stretch of time begins, not a moment's date
-            start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
-            key = "month" if _month(m.group()) else "date"  # a month is set against months, a day against days
-            out.append(Said(tokens.siglum, start, end, tokens.text[start:end], "date", key, m.group()))
-    return sorted(out, key=lambda s: s.start)
 
 
 def _unbroken(text: str) -> str:
@@ -257,11 +49,11 @@ def _unbroken(text: str) -> str:
     return "".join(c for c in text if not c.isspace() and unicodedata.category(c) not in ("Ps", "Pe"))
 
 
-def _apart(values: Iterable[str]) -> bool:
+def _apart(values: Iterable[str], times: float) -> bool:
     """Whether numbers in one row differ by more than ten times: tellings of one count differ (一万 / 两万,
     四萬 / 三万), a row's counts of different things (two men, ten thousand) by orders of magnitude."""
     numbers = [float(v.lstrip("~")) for v in values if v.lstrip("~").replace(".", "", 1).isdigit()]
-    return bool(numbers) and max(numbers) > APART * min(numbers)
+    return bool(numbers) and max(numbers) > times * min(numbers)
 
 
 def _whole(date: str) -> bool:
@@ -293,11 +85,6 @@ def _day(date: str) -> bool:
 def _months(dates: Iterable[str]) -> set[str]:
     """The months some of these dates name (十月丙申, 九月十八日; 乙酉 names none)."""
     return {m.group() for d in dates for m in [MONTH_OF.match(d)] if m}
-
-
-def _month(date: str) -> bool:
-    """A month without its day (十月, 十月初): set against another month, it says when a moment fell."""
-    return date.endswith(("月", "月初"))
 
 
 def _groups(rows: tuple[Row, ...]) -> dict[str, str]:
@@ -344,7 +131,10 @@ class Facts:
         tokens: dict[str, Tokens],
         families: tuple[Family, ...],
         norm_fold,
+        params: Params,
     ) -> None:
+        self.agree = params.agree
+        self.apart = params.apart
         self.entries = {e.id: e for e in register.entries}
         self.tokens = tokens
         self.family_of = {s: f.id for f in families for s in f.members}
@@ -362,7 +152,20 @@ class Facts:
             places = []
             for m in self.index.starting(siglum, seg.start, seg.end):
                 key = m.entries[0] if len(m.entries) == 1 else "+".join(m.entries)
-                out.append(Said(siglum, m.start, m.end, m.text, m.kind, key, self.fold(m.text), m.how, m.entries, row))
+                out.append(
+                    Said(
+                        siglum=siglum,
+                        start=m.start,
+                        end=m.end,
+                        text=m.text,
+                        kind=m.kind,
+                        key=key,
+                        value=self.fold(m.text),
+                        how=m.how,
+                        entries=m.entries,
+                        row=row,
+                    )
+                )
                 places += [(m.start, m.end)] if m.kind == "place" else []
             values = (*quantities(tokens, seg), *dates(tokens, seg), *directions(tokens, seg, places))
             out += [replace(x, row=row) for x in values if x.kind != "direction" or not self._glossed(x)]
@@ -380,15 +183,14 @@ class Facts:
                 # group is too wide: Q's one sentence over seven rows of 遼澤 took in E's bystander 韩衞)
                 everything.setdefault(siglum, []).extend(self.said(siglum, ((row.id, seg) for seg in segs)))
         # which entries each witness names anywhere in the episode (an alternative is one it never names)
-        self.in_episode = {
+        in_episode = {
             s: {e for x in xs if x.how != "title" for e in x.entries}  # a shared title (太子) names none
             for s, xs in everything.items()
         }
         found: list[tuple[str, str, tuple[Reading, ...]]] = []
-        present = list(everything)
         for kind in ("person", "place", "thing"):
             found += self._entity_notes(
-                kind, {s: [x for x in xs if x.kind == kind] for s, xs in everything.items()}, present, group
+                kind, {s: [x for x in xs if x.kind == kind] for s, xs in everything.items()}, group, in_episode
             )
         by_row: dict[tuple[str, str], dict[str, list[Said]]] = {}  # (row, kind) -> witness -> what it says
         named: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (witness, row) -> entries named there
@@ -436,12 +238,14 @@ class Facts:
         return {self.family_of.get(s, s) for s in sigla}
 
     def _entity_notes(
-        self, kind: str, said: dict[str, list[Said]], present: list[str], group: dict[str, str]
+        self, kind: str, said: dict[str, list[Said]], group: dict[str, str], in_episode: dict[str, set[str]]
     ) -> list[tuple[str, str, tuple[Reading, ...]]]:
         """Per register entry named here: do the witnesses name it alike (a standard name, a variant, or
         -- for an entry with no standard name -- not at all)? An entry another witness names in its place
         (sharing a title with it, or the one entry of the kind that witness alone names in the same row,
-        where it never names the first) is its reading there."""
+        where it never names the first) is its reading there. ``said``: what each witness of the episode says
+        of this kind; ``in_episode``: the entries each names anywhere in the episode."""
+        present = list(said)
         rows_of: dict[tuple[str, str], set[str]] = {}  # (witness, entry) -> rows it is named in
         told = Told(group)
         for s, xs in said.items():
@@ -474,11 +278,11 @@ class Facts:
             rows = {r for s in who[e] for r in rows_of[(s, e)]}
             namers = self._families(s for s, x in slot.items() if x.how != "title")
             # one text names it, and two others only describe it (遼澤: C; 泥淖 A/B, 沼泽 D/E): who names it is the fact
-            described = entry.names and len(namers) == 1 and len(self._families(slot)) >= AGREE
+            described = entry.names and len(namers) == 1 and len(self._families(slot)) >= self.agree
             if len(namers) < 2 and entry.names and not described:
                 continue  # only one text names it: nothing stands against it (an alternative needs a pair)
             for s in present:
-                if s in slot or e in self.in_episode.get(s, ()):
+                if s in slot or e in in_episode.get(s, ()):
                     continue
                 alts = [
                     x
@@ -487,7 +291,7 @@ class Facts:
                     and f in self.entries
                     and x.how != "title"
                     and (s, f) not in taken
-                    and len(self._families(w for w, es in self.in_episode.items() if f in es)) == 1
+                    and len(self._families(w for w, es in in_episode.items() if f in es)) == 1
                 ]
                 shared = [x for x in alts if set(self.entries[x.entries[0]].titles) & set(entry.titles)]
                 if len(shared) == 1:
@@ -530,9 +334,9 @@ class Facts:
         episode, and at no other, who acts there (長孫無忌 clearing the road over the marsh; 李道宗 in the
         rearguard) -- never the one named most in the edition, who is in every scene."""
         if kind == "person":
-            moments = [g for (f, g), families in told.where.items() if f == e and len(families) >= AGREE]
+            moments = [g for (f, g), families in told.where.items() if f == e and len(families) >= self.agree]
             return len(moments) == 1 and e != self.named.most_common(1)[0][0]
-        if len(self._families(slot)) < (2 if kind == "thing" else AGREE):
+        if len(self._families(slot)) < (2 if kind == "thing" else self.agree):
             return False
         here = sum(1 for xs in said.values() for x in xs if x.entries == (e,) and x.how != "title")
         return 2 * here > self.named[e]
@@ -599,11 +403,11 @@ class Facts:
             # a number or date three independent tellings agree on is a fact worth stating (殿後四萬); two
             # agreeing in one row may be chance, and the table shows them side by side anyway
             agreed = len({x.value for x in slot.values()}) == 1
-            if len(self._families(slot)) < (AGREE if agreed else 2):
+            if len(self._families(slot)) < (self.agree if agreed else 2):
                 continue
             if key == "count" and not agreed:
                 continue  # counts of what? 三千 (飛騎) against 百八十 (里) in one row may count two things
-            if not agreed and kind == "number" and _apart(x.value for x in slot.values()):
+            if not agreed and kind == "number" and _apart((x.value for x in slot.values()), self.apart):
                 continue  # 二人 (the two commanders), 萬人 (people moved), 四萬人 (the rearguard): two things counted
             if key == "date" and not all(_whole(x.value) for x in slot.values()):
                 continue  # 九月十八日 and 二十一日 may be two events' days: only whole dates are compared
@@ -630,7 +434,7 @@ class Facts:
         for day, sigla in sorted(here.items()):
             first = {s: self._given(s)[("date", day)] for s in self.tokens if ("date", day) in self._given(s)}
             families = self._families(first)
-            if len(families) >= AGREE and 2 * len(self._families(sigla)) > len(families):
+            if len(families) >= self.agree and 2 * len(self._families(sigla)) > len(families):
                 out[day] = self._readings(first, {s: self.fold(x.text) for s, x in first.items()})
         return out
 

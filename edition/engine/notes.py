@@ -189,7 +189,7 @@ def annotate(
         for w in witnesses
         for m in cache.get(("mentions", *keys[w.siglum], named), partial(mentions, w.siglum, tokens[w.siglum], forms))
     )
-    facts = Facts(register, found, tokens, fams, norm.fold_text)
+    facts = Facts(register, found, tokens, fams, norm.fold_text, resources.params)
     notes = locate(tag([n for c in collated for n in c.notes], found) + lacuna_notes(lacunae, tokens), episodes)
     partition = tuple(f.members for f in fams)  # which witnesses are independent: the catalogue may say
     notes += [

@@ -73,6 +73,8 @@ class Params:
     lacuna: int = p(20, "Letters a copy must lack at its start or end for the gap to be a lacuna, not an omission.")
 
     # notes
+    agree: int = p(3, "Independent families that must agree on a number, a date or a place for a note to say so.")
+    apart: float = p(10.0, "Numbers of one measure in one row further apart than this many times count two things.")
     close: float = p(0.75, "Similarity of two cells above which every difference is noted (copies of one text).")
     short: int = p(4, "A substitution of at most this many characters a side is noted even untagged.")
 

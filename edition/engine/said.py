@@ -1,0 +1,146 @@
+"""What a witness states in a segment, as a fact may compare it: a quantity with its measure, a date, a
+direction from a town (``Said``). The register's persons, places and things come from the mentions.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from .dates import DATE, DAY_OF_MONTH
+from .model import Segment, Tokens
+from .numerals import NUMERALS, number_value
+
+MEASURES = "匹人骑级里户口头件领艘员名石斤次层丈步座城道路车营"
+
+
+# a measure, but not the first word of a troop's kind: 四万步骑 is forty thousand foot and horse, not paces
+_QUANTITY = re.compile(rf"[数几]?[{NUMERALS}]+[余多许]?(?:[{MEASURES}](?![骑卒兵军]))?")
+
+
+# (compared forms) a direction after a town (城南, 州东北), not a way one goes (南下, 西归) nor a gate (城南门)
+DIRECTION = re.compile(r"(?<=[城州县市])(?:东南|东北|西南|西北|[东西南北])(?![上下进行归撤渡去来还门风方面])")
+
+
+# (compared forms) what a count of soldiers is counted in when no measure word follows it: 步騎四萬, 四万步骑,
+# 率兵四万, 三千飞骑 -- men under arms, which two texts may number differently (四萬 / 三万 in the rearguard)
+TROOPS = ("步骑", "飞骑", "骑兵", "步兵", "人马", "兵马", "甲士", "兵", "骑", "卒")
+
+
+SINCE = "自从"  # (compared forms) "from": a date after it opens a stretch of time
+
+
+IDIOMS = {"万一", "万丈"}  # numerals that make a word, not a count (万一 in case; 豪情万丈)
+
+
+@dataclass(frozen=True)
+class Said:
+    """One fact as one witness states it: where, its text, and what it is."""
+
+    siglum: str
+    start: int
+    end: int
+    text: str
+    kind: str  # person | place | thing | number | date
+    key: str  # what it is: a register entry, a measure, "date"
+    value: str  # what it says: the compared form of the name, the number's value, the date
+    how: str = "name"  # for an entry: name | variant | title
+    entries: tuple[str, ...] = ()
+    row: str = ""
+
+
+def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
+    """The counted things of a segment: a numeral with its measure (or a round count, 四万)."""
+    n, out = seg.folded, []
+    dates = [m.span() for m in DATE.finditer(n)]  # in order, apart: the one a quantity may be in is found by bisect
+    starts = [x for x, _ in dates]
+    for m in _QUANTITY.finditer(n):
+        a, b = m.span()
+        k = bisect_right(starts, a) - 1
+        if k >= 0 and a < dates[k][1]:
+            continue
+        word = m.group()
+        measure = word[-1] if word[-1] in MEASURES else ""
+        digits = [c for c in word if c in NUMERALS]
+        if not measure and len(digits) < 2:
+            continue  # one numeral alone is an article or part of a word, not a count (一番, 百姓, 万岁)
+        if not measure and (len(set(digits)) == 1 or word in IDIOMS or _either(digits)):
+            continue  # 一一, 万万; 万一 (in case); 十八九 (eight or nine in ten): words, not counts
+        value, approx = number_value(word)
+        start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
+        key = measure or ("兵" if _troops(n, a, b) else "count")
+        out.append(
+            Said(
+                siglum=tokens.siglum,
+                start=start,
+                end=end,
+                text=tokens.text[start:end],
+                kind="number",
+                key=key,
+                value=("~" if approx else "") + value,
+            )
+        )
+    return out
+
+
+def _either(digits: list[str]) -> bool:
+    """Whether a numeral ends in two neighbouring digits, "this or the next" (三四, 十八九): an estimate or a
+    share of ten, not a count a text states."""
+    order = "一二三四五六七八九"
+    return len(digits) >= 2 and digits[-2] in order and order.find(digits[-1]) == order.find(digits[-2]) + 1
+
+
+def _troops(n: str, a: int, b: int) -> bool:
+    """Whether the count n[a:b] counts men under arms: a word for them just before or just after it."""
+    return any(n[:a].endswith(t) or n[b:].startswith(t) for t in TROOPS)
+
+
+def directions(tokens: Tokens, seg: Segment, places: list[tuple[int, int]]) -> list[Said]:
+    """Where, from a town: 柳城東南, 城南 -- the direction after a town's name or a word for a town, quoted with
+    the place named just before it (``places``: the segment's place mentions)."""
+    out = []
+    for m in DIRECTION.finditer(seg.folded):
+        a, b = m.span()
+        start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
+        start = next((p for p, q in places if q == start), tokens.at[seg.lo + a - 1])
+        out.append(
+            Said(
+                siglum=tokens.siglum,
+                start=start,
+                end=end,
+                text=tokens.text[start:end],
+                kind="direction",
+                key="direction",
+                value=m.group(),
+            )
+        )
+    return out
+
+
+def dates(tokens: Tokens, seg: Segment) -> list[Said]:
+    n, out = seg.folded, []
+    for rx in (DATE, DAY_OF_MONTH):
+        for m in rx.finditer(n):
+            a, b = m.span()
+            if a and n[a - 1] in SINCE:
+                continue  # 自九月十八日離開安市……時間已進入十月: where a stretch of time begins, not a moment's date
+            start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
+            key = "month" if _month(m.group()) else "date"  # a month is set against months, a day against days
+            out.append(
+                Said(
+                    siglum=tokens.siglum,
+                    start=start,
+                    end=end,
+                    text=tokens.text[start:end],
+                    kind="date",
+                    key=key,
+                    value=m.group(),
+                )
+            )
+    return sorted(out, key=lambda s: s.start)
+
+
+def _month(date: str) -> bool:
+    """A month without its day (十月, 十月初): set against another month, it says when a moment fell."""
+    return date.endswith(("月", "月初"))
