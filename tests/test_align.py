@@ -8,7 +8,7 @@ from edition.engine.model import Segment
 from edition.engine.normalise import Normaliser
 from edition.engine.params import Params
 from tests.gold import DEV_GOLD, DEV_WITNESSES, SEEDS_GOLD, row_pairs
-from tests.support import build_folder
+from tests.support import SEEDS, build_folder
 
 P = Params()
 HOW = AlignParams.of(P)
@@ -218,3 +218,16 @@ def test_a_sentence_whose_start_tells_an_earlier_moment_sends_its_start_up():
     with_c = [r for r in rows if "C" in r.cells]
     assert [[s.text for s in r.cells["C"]] for r in with_c] == [["賜縑百匹，"], ["城主登城拜辭，拱手致意而去。"]]
     assert "賜縑" in with_c[0].cells["A"][0].text and "拜辭" in with_c[1].cells["A"][0].text
+
+
+def test_no_row_holds_marks_alone_even_where_the_editor_cuts():
+    """The editor's passages cut the segments where they begin and end; the closing quote after a passage (A's ”,
+    B's 」) stays with its words instead of making a row of its own (the seeds' file made four such rows)."""
+    edition = build_folder(SEEDS, editorial=True)
+    alone = [
+        (ep.episode.id, k)
+        for ep in edition.episodes
+        for k, row in enumerate(ep.rows, 1)
+        if all(not seg.folded for segs in row.cells.values() for seg in segs)
+    ]
+    assert alone == []

@@ -329,16 +329,25 @@ def segment(tokens: dict[str, Tokens], params: Params) -> dict[str, tuple[Segmen
 
 def cut_at(segs: tuple[Segment, ...], tokens: Tokens, offsets: set[int]) -> tuple[Segment, ...]:
     """The segments cut at these offsets too (where an editor's passage begins or ends); a cut there
-    opens a new sentence, so the passage never merges with its neighbours into one row segment."""
+    opens a new sentence, so the passage never merges with its neighbours into one row segment. A piece of marks
+    alone (the closing quote after a passage) stays with the words before it (or, first, after): a row of a
+    lone 」 tells nothing."""
     text = tokens.text
     pieces: list[tuple[Segment, int, int, int]] = []  # (original, start, end, strength)
     for seg in segs:
         inside = sorted(o for o in offsets if seg.start < o < seg.end)
         bounds = [seg.start, *inside, seg.end]
+        mine: list[tuple[Segment, int, int, int]] = []
         for k, (a, b) in enumerate(itertools.pairwise(bounds)):
             a, b = _trim(text, a, b)
-            if a < b:
-                pieces.append((seg, a, b, seg.strength if k == 0 else max(seg.strength, SENTENCE)))
+            if a >= b:
+                continue
+            lone = tokens.index(a) == tokens.index(b)  # marks alone: a closing quote after the passage
+            if mine and (lone or tokens.index(mine[-1][1]) == tokens.index(mine[-1][2])):  # with the words before
+                mine[-1] = (seg, mine[-1][1], b, mine[-1][3])  # (or a first piece of marks with those after)
+            else:
+                mine.append((seg, a, b, seg.strength if k == 0 else max(seg.strength, SENTENCE)))
+        pieces += mine
     out: list[Segment] = []
     sentence = -1
     for k, (seg, a, b, strength) in enumerate(pieces):
