@@ -231,3 +231,24 @@ def test_no_row_holds_marks_alone_even_where_the_editor_cuts():
         if all(not seg.folded for segs in row.cells.values() for seg in segs)
     ]
     assert alone == []
+
+
+@pytest.mark.parametrize("editorial", [False, True])
+def test_a_copy_shares_the_row_of_its_bases_identical_words(editorial):
+    """B copies A: a sentence B reads letter for letter as one of A's in the episode stands in A's row (with the
+    seeds' editor's file, B's 大隊人馬入了遼州… stood a row below A's, and B showed 「—」 beside it)."""
+    edition = build_folder(SEEDS, editorial=editorial)
+    (family,) = [f for f in edition.families if len(f.members) > 1]
+    apart = []
+    for ep in edition.episodes:
+        rows_of = {}
+        for k, row in enumerate(ep.rows):
+            for seg in row.cells.get(family.base, ()):
+                rows_of.setdefault(seg.folded, []).append(k)
+        for k, row in enumerate(ep.rows):
+            for copy in set(family.members) - {family.base}:
+                for seg in row.cells.get(copy, ()):
+                    home = rows_of.get(seg.folded, [])
+                    if seg.folded and len(home) == 1 and home[0] != k:
+                        apart.append((ep.episode.id, k + 1, seg.text))
+    assert apart == []

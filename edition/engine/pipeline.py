@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
-from .align import AlignParams, Names, align, regroup, sentences
+from .align import AlignParams, Names, align, beside_base, regroup, sentences
 from .assign import assign
 from .cache import Cache, NoCache, digest
 from .edits import Counts, Edits
@@ -132,10 +132,12 @@ def episode_rows(
     how: AlignParams,
     names: Names,
     edits: Edits,
+    copies: list[tuple[str, tuple[str, ...]]],
     resources_digest: str,
     cache: Cache,
 ) -> tuple[tuple[Row, ...], int]:
-    """One episode's rows, following the spine's order, and how many of the editor's groups regrouped them."""
+    """One episode's rows, following the spine's order, and how many of the editor's groups regrouped them;
+    ``copies``: each family's base and members, whose identical words share a row (``beside_base``)."""
     clauses = {
         w.siglum: [s for s, e in zip(segments[w.siglum], labels[w.siglum], strict=True) if e == d.id] for w in witnesses
     }
@@ -145,16 +147,17 @@ def episode_rows(
     order = ([first] if first else []) + [w.siglum for w in witnesses if w.siglum != first and cells[w.siglum]]
     key = (d.id, tuple(order), tuple((tuple(cells[s]), tuple(clauses[s])) for s in order), resources_digest)
     rows: tuple[Row, ...] = cache.get(("rows", *key), partial(align, d.id, order, cells, how, names, clauses))
-    if not edits.groups:
-        return rows, 0
-    groups = edits.groups_in(rows)
-    return regroup(d.id, order, rows, groups), len(groups)
+    groups = edits.groups_in(rows) if edits.groups else []
+    if groups:
+        rows = regroup(d.id, order, rows, groups)
+    return beside_base(d.id, order, rows, copies), len(groups)
 
 
 def rows_of(
     witnesses: tuple[Witness, ...],
     segments: dict[str, tuple[Segment, ...]],
     labels: dict[str, tuple[str | None, ...]],
+    fams: tuple[Family, ...],
     resources: Resources,
     norm: Normaliser,
     edits: Edits,
@@ -163,11 +166,12 @@ def rows_of(
     """Each episode's rows: its sentences aligned across the witnesses that tell it, then the editor's groups."""
     params = resources.params
     how = AlignParams.of(params)
+    copies = [(f.base, f.members) for f in fams if len(f.members) > 1]
     names = Names(entities(resources.register, norm))
     results = []
     regrouped = 0
     for d in resources.episodes:
-        rows, n = episode_rows(d, witnesses, segments, labels, how, names, edits, resources.digest, cache)
+        rows, n = episode_rows(d, witnesses, segments, labels, how, names, edits, copies, resources.digest, cache)
         regrouped += n
         results.append(EpisodeResult(d, rows))
     return tuple(results), ({"rows": regrouped} if regrouped else {})
@@ -212,7 +216,7 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
     with clock.stage("episodes"):
         labels, assigned = episodes_of(segments, fams, resources, norm, edits, everything, cache)
     with clock.stage("rows"):
-        episodes, regrouped = rows_of(witnesses, segments, labels, resources, norm, edits, cache)
+        episodes, regrouped = rows_of(witnesses, segments, labels, fams, resources, norm, edits, cache)
     with clock.stage("notes"):
         annotated = annotate(witnesses, tokens, fams, bare, episodes, resources, norm, edits, cache)
     return Edition(

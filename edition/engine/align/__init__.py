@@ -20,8 +20,8 @@ One module per part: ``search`` (candidates), ``likeness`` (how like a row), ``d
 """
 
 from .drafts import AlignParams
-from .regroup import regroup
+from .regroup import beside_base, regroup
 from .rows import align, sentences
 from .search import Names
 
-__all__ = ["AlignParams", "Names", "align", "regroup", "sentences"]
+__all__ = ["AlignParams", "Names", "align", "beside_base", "regroup", "sentences"]

@@ -49,6 +49,48 @@ def regroup(
                 span.pop(w, None)
         drafts.insert(at, (new, {}))
         drafts = [(d, span) for d, span in drafts if d.cells]
+    return finished(episode_id, order, drafts)
+
+
+def beside_base(
+    episode_id: str, order: list[str], rows: tuple[Row, ...], families: list[tuple[str, tuple[str, ...]]]
+) -> tuple[Row, ...]:
+    """A copy's words in the row of its base's identical words: where a copy's segment reads letter for letter
+    as one segment of its family's base in this episode, and only one, it stands in that segment's row (the
+    alignment may put it a row apart, beside other witnesses; the editor's rows may move the base alone)."""
+    drafts = []
+    for row in rows:
+        d = Draft({w: list(segs) for w, segs in row.cells.items()})
+        d.moved = set(row.moved)
+        drafts.append((d, dict(row.span)))
+    changed = False
+    for base, members in families:
+        where: dict[str, list[int]] = {}  # the base's texts -> the rows holding them
+        for k, (d, _) in enumerate(drafts):
+            for seg in d.cells.get(base, ()):
+                where.setdefault(seg.folded, []).append(k)
+        for copy in members:
+            if copy == base:
+                continue
+            for k, (d, _) in enumerate(drafts):
+                for seg in list(d.cells.get(copy, ())):
+                    home = where.get(seg.folded, [])
+                    if seg.folded and len(home) == 1 and home[0] != k:
+                        d.cells[copy].remove(seg)
+                        drafts[home[0]][0].cells.setdefault(copy, []).append(seg)
+                        changed = True
+    if not changed:
+        return rows
+    for d, span in drafts:
+        for w in [w for w, segs in d.cells.items() if not segs]:
+            del d.cells[w]
+            span.pop(w, None)
+    return finished(episode_id, order, [(d, span) for d, span in drafts if d.cells])
+
+
+def finished(episode_id: str, order: list[str], drafts: list[tuple[Draft, dict[str, int]]]) -> tuple[Row, ...]:
+    """Rows again from drafts whose cells moved: spans cut to what they still reach, segments told out of their
+    witness's order marked moved, ids numbered anew."""
     # spans may no longer reach over rows that lost their cells or gained one of the spanning witness
     out = []
     for k, (d, span) in enumerate(drafts):
