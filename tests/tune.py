@@ -6,6 +6,9 @@ them (tests/kinds.py) -- and on the seeds alone. For each kind it then picks the
 all the *other* kinds and prints how that choice does on the kind left out: the figure a witness of a kind
 never seen would get. A value that raises the seeds and lowers a held-out kind is not one to take.
 
+A last corpus, ``all``, holds the seeds and every development witness together, scored on all of them: a value
+that helps each kind alone may still undo the others when many witnesses are added at once.
+
 The score is the episode agreement of the kind's witnesses (the assignment stage alone, tokens made once);
 with ``--rows`` it is the share of gold row pairs touching the kind's witnesses that share a row (whole builds).
 """
@@ -104,8 +107,13 @@ def main(argv: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         episodes_gold, rows_gold = merged_gold(Path(tmp))
         corpora = {SEEDS_KIND: corpus(SEEDS, {p.name for p in SEEDS.glob("*.txt")}, episodes_gold)}
-        for kind, files in kinds().items():
+        groups = kinds()
+        for kind, files in groups.items():
             corpora[kind] = corpus(edition_folder(Path(tmp) / kind, files), set(files), episodes_gold)
+        # every kind at once beside the seeds: what adding witnesses does to the others (scored on all of them)
+        every = [f for files in groups.values() for f in files]
+        seeds = {p.name for p in SEEDS.glob("*.txt")}
+        corpora["all"] = corpus(edition_folder(Path(tmp) / "all", every), set(every) | seeds, episodes_gold)
         scores: dict[str, list[float]] = {}
         for kind, c in corpora.items():
             scores[kind] = [

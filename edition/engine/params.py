@@ -39,7 +39,11 @@ class Params:
     peak: float = p(0.95, "Quantile of a witness's segments' evidence density taken as its peak.")
     dated: float = p(0.1, "Share of a witness's sentences a date must open for it to be read as dated entries.")
     dated_least: int = p(3, "...and the fewest such sentences (an episode's window applies to dated entries only).")
-    floor: float = p(0.5, "Least peak a price is set from, as a share of the median witness's peak.")
+    floor: float = p(
+        0.0,
+        "Least peak a price is set from, as a share of the median witness's peak (0: off; 0.5 rescued an anecdote"
+        " collection but, where chronicles are most witnesses, took a wordy retelling's episodes).",
+    )
     cost_scene: float = p(1.0, "Cost (characters of evidence) of entering or leaving an episode at a scene break.")
     cost_paragraph: float = p(8.0, "...at a paragraph break.")
     cost_sentence: float = p(12.0, "...between two sentences of a paragraph.")
