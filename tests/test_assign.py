@@ -24,7 +24,8 @@ def test_gold_covers_every_seed(seeds_edition):
 
 def test_seeds_agree_with_gold(seeds_edition):
     per_witness, per_episode = agreement(seeds_edition)
-    assert min(per_witness.values()) >= 0.94, per_witness
+    # the seeds stay at 0.95 per witness or better (issue 25); measured 0.957 (B) to 0.986 (E), python -m tests.gold
+    assert min(per_witness.values()) >= 0.95, per_witness
     low = {k: v for k, v in per_episode.items() if min(v) < 0.6}
     assert not low, f"episodes with recall or precision under 0.6: {low}"
 
@@ -32,6 +33,8 @@ def test_seeds_agree_with_gold(seeds_edition):
 def test_development_set_agrees_with_gold(dev_edition):
     """Real classical accounts, never tuned on alone: unpunctuated, hard-wrapped, both scripts."""
     per_witness, per_episode = agreement(dev_edition, DEV_GOLD / "episodes.yaml")
+    # measured 0.968 (S) to 1.000 (U), medians of recall and precision per episode 1.00 (python -m tests.gold):
+    # the floors leave a margin for a change that trades a little here for another kind
     assert min(per_witness.values()) >= 0.92, per_witness
     recall = sorted(r for r, _ in per_episode.values())
     precision = sorted(p for _, p in per_episode.values())

@@ -122,10 +122,10 @@ def test_a_copy_that_begins_later_has_one_lacuna_where_its_text_begins():
 def test_a_gap_slides_at_either_edge_to_one():
     """The copy's last letters (安市) matched to the base's later 安市, with omissions before and after it: the
     gap slides to one omission after the first 安市 (the mirror of Q's opening); the same at the start."""
-    from edition.engine.collate import Sequence, _slid
+    from edition.engine.collate import Letters, _slid
 
     def gaps(text, pieces):
-        seq = Sequence(NORM.tokenise(Witness(WitnessMeta("x.txt", "X", "x"), text, "Hant")))
+        seq = Letters(NORM.tokenise(Witness(WitnessMeta("x.txt", "X", "x"), text, "Hant")))
         spans = [(text.index(p), text.index(p) + len(p)) for p in pieces]
         diffs = [("omission", [seq.tok(k) for k in range(*seq.span(a, b))], [], a, 0) for a, b in spans]
         return [(d[0], text[d[1][0].at : d[1][-1].at + 1]) for d in _slid(seq, diffs)]

@@ -41,7 +41,7 @@ class Tok:
     mark: bool
 
 
-class Sequence:
+class Letters:
     """A witness as compared within its family: every character but spaces, with its compared form
     (a letter's, or "\x00" and a mark's kind) and its offset -- made once, sliced per chunk."""
 
@@ -111,14 +111,14 @@ def _chunks(base: Tokens, copy: Tokens, params: Params) -> Iterator[tuple[int, i
 
 
 def _differences(
-    a: Sequence, b: Sequence, ops: Opcodes, ra: tuple[int, int], rb: tuple[int, int], a_end: int, b_end: int
+    a: Letters, b: Letters, ops: Opcodes, ra: tuple[int, int], rb: tuple[int, int], a_end: int, b_end: int
 ) -> Iterator[tuple[str, list[Tok], list[Tok], int, int]]:
     """(class, base tokens, copy tokens, base place, copy place) of every difference within the index ranges
     ``ra``/``rb``, aligned as ``ops`` says; the places say where a side with no tokens stands (before the next
     character, or at the chunk's end). Quote styles pass silently (counted in ``quotes``)."""
     (a0, a1), (b0, b1) = ra, rb
 
-    def place(seq: Sequence, k: int, stop: int, end: int) -> int:
+    def place(seq: Letters, k: int, stop: int, end: int) -> int:
         return seq.at[k] if k < stop else end
 
     for tag, i0, i1, j0, j1 in _blocks(ops, a0, b0):
@@ -171,7 +171,7 @@ def _blocks(ops, a0: int, b0: int) -> Iterator[tuple[str, int, int, int, int]]:
         yield "change", *block
 
 
-def quotes(a: Sequence, b: Sequence, ops: Opcodes, ra: tuple[int, int], rb: tuple[int, int]) -> int:
+def quotes(a: Letters, b: Letters, ops: Opcodes, ra: tuple[int, int], rb: tuple[int, int]) -> int:
     """How many quote marks the copy writes in another style than the base in these ranges (aligned by ``ops``)."""
     a0, b0 = ra[0], rb[0]
     n = 0
@@ -364,7 +364,7 @@ def compare(family: Family, base: Tokens, siglum: str, copy: Tokens, quiet: Sile
     notes: list[Note] = []
     lacunae: list[Lacuna] = []
     quote_count = 0
-    seq_base, seq_copy = Sequence(base), Sequence(copy)
+    seq_base, seq_copy = Letters(base), Letters(copy)
     diffs: list[tuple[str, list[Tok], list[Tok], int, int]] = []
     for bs, be, cs, ce in _chunks(base, copy, params):
         ra, rb = seq_base.span(bs, be), seq_copy.span(cs, ce)
@@ -478,7 +478,7 @@ def _note_at(toks: list[Tok], first: bool) -> list[Tok]:
     return toks[a:b]
 
 
-def _slid(seq: Sequence, diffs: list[tuple[str, list[Tok], list[Tok], int, int]]) -> list:
+def _slid(seq: Letters, diffs: list[tuple[str, list[Tok], list[Tok], int, int]]) -> list:
     """The copy's first (last) letters matched to an early (late) chance occurrence of them in the base, with
     the base's opening (closing) stretch omitted around it, matched to the same letters at the omission's
     other end instead: one omission, so a copy that begins later is one lacuna. Q begins 安市人望见; the

@@ -1,6 +1,6 @@
 """Reading the editor's data files (YAML, TSV) with errors that name the file and the line.
 
-YAML mappings are read as ``Entry`` objects, dictionaries that remember the line
+YAML mappings are read as ``YamlMap`` objects, dictionaries that remember the line
 they start on and the line of each key, so a check made long after parsing can
 still point the editor at the right place.
 
@@ -22,7 +22,7 @@ import yaml
 from ..errors import EditionError
 
 
-class Entry(dict):
+class YamlMap(dict):
     """A YAML mapping with the (1-based) line it starts on and the line of each of its keys."""
 
     line: int = 0
@@ -33,7 +33,7 @@ class Entry(dict):
 
 
 class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-    """SafeLoader whose mappings are ``Entry`` objects (libyaml's when present: five times faster)."""
+    """SafeLoader whose mappings are ``YamlMap`` objects (libyaml's when present: five times faster)."""
 
 
 MAX_DEPTH = 50  # levels of nested lists and mappings; the edition's files use at most five
@@ -77,8 +77,8 @@ def _expands(what: str, mark: yaml.Mark) -> str:
     )
 
 
-def _mapping(loader: _Loader, node: yaml.MappingNode) -> Entry:
-    entry = Entry()
+def _mapping(loader: _Loader, node: yaml.MappingNode) -> YamlMap:
+    entry = YamlMap()
     entry.line = node.start_mark.line + 1
     entry.key_lines = {}
     marks: dict[object, yaml.Mark] = {}  # of each key, to name both places of a key given twice
@@ -177,16 +177,16 @@ def _left_open(text: str, exc: yaml.YAMLError) -> tuple[int, str] | None:
     return (runaway, "a quote") if runaway else None
 
 
-def entries(path: Path, data: Any, key: str) -> list[Entry]:
+def entries(path: Path, data: Any, key: str) -> list[YamlMap]:
     """The list under ``key`` (a mapping at the top), each entry a mapping."""
     return sections(path, data, {key})[key]
 
 
-def sections(path: Path, data: Any, keys: set[str]) -> dict[str, list[Entry]]:
+def sections(path: Path, data: Any, keys: set[str]) -> dict[str, list[YamlMap]]:
     """The lists under the top-level ``keys`` (each optional), each entry a mapping."""
     if data is None:
         return {k: [] for k in keys}
-    if not isinstance(data, Entry):
+    if not isinstance(data, YamlMap):
         raise EditionError(path, f"expected a mapping with {_listing(keys)} at the top", 1)
     unknown = sorted(str(k) for k in set(data) - keys)
     if unknown:
@@ -196,7 +196,7 @@ def sections(path: Path, data: Any, keys: set[str]) -> dict[str, list[Entry]]:
     out = {}
     for k in keys:
         items = data.get(k) or []
-        if not isinstance(items, list) or not all(isinstance(i, Entry) for i in items):
+        if not isinstance(items, list) or not all(isinstance(i, YamlMap) for i in items):
             raise EditionError(path, f"'{k}' must be a list of mappings", data.line_of(k))
         out[k] = items
     return out
@@ -206,7 +206,7 @@ def _listing(keys: set[str]) -> str:
     return ", ".join(f"'{k}:'" for k in sorted(keys))
 
 
-def check_keys(path: Path, entry: Entry, allowed: set[str], where: str) -> None:
+def check_keys(path: Path, entry: YamlMap, allowed: set[str], where: str) -> None:
     unknown = sorted(str(k) for k in set(entry) - allowed)
     if unknown:
         raise EditionError(
@@ -216,7 +216,7 @@ def check_keys(path: Path, entry: Entry, allowed: set[str], where: str) -> None:
         )
 
 
-def text_field(path: Path, entry: Entry, key: str, where: str, required: bool = False) -> str:
+def text_field(path: Path, entry: YamlMap, key: str, where: str, required: bool = False) -> str:
     value = entry.get(key)
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
@@ -227,7 +227,7 @@ def text_field(path: Path, entry: Entry, key: str, where: str, required: bool = 
     return str(value).strip()
 
 
-def texts_field(path: Path, entry: Entry, key: str, where: str) -> tuple[str, ...]:
+def texts_field(path: Path, entry: YamlMap, key: str, where: str) -> tuple[str, ...]:
     """A list of texts (a single text is a list of one)."""
     value = entry.get(key) or []
     if isinstance(value, (str, int)) and not isinstance(value, bool):

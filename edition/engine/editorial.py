@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import EditionError
-from .datafile import Entry, check_keys, read_yaml, text_field, texts_field
+from .datafile import YamlMap, check_keys, read_yaml, text_field, texts_field
 from .model import Witness
 from .vocabulary import CollationClass, VerdictKind
 
@@ -93,7 +93,7 @@ class Directives:
     verdicts: tuple[Ruling, ...] = ()
 
 
-def _ruling(path: Path, item: Entry, where: str) -> Ruling:
+def _ruling(path: Path, item: YamlMap, where: str) -> Ruling:
     """One ``verdicts`` entry: its quote, at most one verdict (``adopt: B``, ``suspect: 某``, ``undecided: true``,
     ``doubt: true``) and any ``parallel: {source, reads}`` (or a list of them); one of the two at least."""
     q = _quote(path, item, where, VERDICT_KEYS)
@@ -108,7 +108,7 @@ def _ruling(path: Path, item: Entry, where: str) -> Ruling:
     raw = item.get("parallel") or []
     parallels = []
     for x in raw if isinstance(raw, list) else [raw]:
-        if not isinstance(x, Entry):
+        if not isinstance(x, YamlMap):
             raise EditionError(path, f"{where}: 'parallel' must be {{source, reads}} or a list of them", item.line)
         check_keys(path, x, {"source", "reads"}, f"{where}, parallel")
         parallels.append(
@@ -136,7 +136,7 @@ def _ruling(path: Path, item: Entry, where: str) -> Ruling:
     )
 
 
-def _quote(path: Path, item: Entry, where: str, keys: set[str]) -> Quote:
+def _quote(path: Path, item: YamlMap, where: str, keys: set[str]) -> Quote:
     check_keys(path, item, keys, where)
     witness = text_field(path, item, "witness", where, required=True)
     if "at" in item:
@@ -154,7 +154,7 @@ def load_directives(path: Path | None) -> Directives:
     data = read_yaml(path)
     if data is None:
         return Directives(path)
-    if not isinstance(data, Entry):
+    if not isinstance(data, YamlMap):
         raise EditionError(path, f"expected a mapping with some of {', '.join(sorted(SECTIONS))} at the top", 1)
     unknown = sorted(str(k) for k in set(data) - SECTIONS)
     if unknown:
@@ -170,8 +170,8 @@ def load_directives(path: Path | None) -> Directives:
             raise EditionError(path, f"'{key}' must be a list", data.line_of(key))
         return value
 
-    def mapping(item: object, key: str, n: int) -> Entry:
-        if not isinstance(item, Entry):
+    def mapping(item: object, key: str, n: int) -> YamlMap:
+        if not isinstance(item, YamlMap):
             raise EditionError(path, f"{key} entry {n} must be a mapping", data.line_of(key))
         return item
 

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from ..errors import EditionError
-from .datafile import Entry, check_keys, read_yaml, sections, text_field, texts_field
+from .datafile import YamlMap, check_keys, read_yaml, sections, text_field, texts_field
 from .dates import month_number, numeral
 from .model import EpisodeDef, Window
 
@@ -27,7 +27,7 @@ _WINDOW = re.compile(
 )
 
 
-def _window(path: Path, entry: Entry, where: str) -> Window | None:
+def _window(path: Path, entry: YamlMap, where: str) -> Window | None:
     """``window: 十九年九月至十月`` (year of the reign optional; one month, or the first and the last)."""
     text = text_field(path, entry, "window", where)
     if not text:
@@ -44,7 +44,7 @@ def _window(path: Path, entry: Entry, where: str) -> Window | None:
     return Window(numeral(m.group("year")) if m.group("year") else None, first, last)
 
 
-def _definition(path: Path, entry: Entry, n: int, where: str, seen: set[str], context: bool) -> EpisodeDef:
+def _definition(path: Path, entry: YamlMap, n: int, where: str, seen: set[str], context: bool) -> EpisodeDef:
     check_keys(path, entry, _CONTEXT_KEYS if context else _KEYS, where)
     eid = text_field(path, entry, "id", where, required=True)
     if not _ID.match(eid):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from ..errors import EditionError
-from .datafile import Entry, read_yaml
+from .datafile import YamlMap, read_yaml
 
 
 def p(default: float, doc: str):
@@ -90,7 +90,7 @@ def load_params(path: Path | None) -> Params:
     data = read_yaml(path)
     if data is None:
         return Params()
-    if not isinstance(data, Entry):
+    if not isinstance(data, YamlMap):
         raise EditionError(path, "expected a mapping of parameter names to values", 1)
     known = {f.name: f for f in fields(Params)}
     values = {}

@@ -11,7 +11,7 @@ from typing import Any
 # the apparatus says what changes the text; they stay notes in the export, and marked in the text.
 FORMS = ("orthographic", "commentary")
 
-Span = tuple[int, int, str, str, int, str]  # (start, end, note id, kind, order, number on its page) in one text
+MarkSpan = tuple[int, int, str, str, int, str]  # (start, end, note id, kind, order, number on its page) in one text
 
 
 def note_kind(note: dict[str, Any]) -> str:
@@ -33,11 +33,11 @@ def note_spans(
     order: dict[str, int],
     first: dict[str, str],
     numbers: dict[str, str],
-) -> dict[str, list[Span]]:
+) -> dict[str, list[MarkSpan]]:
     """Per witness, every (start, end, note id, kind, order, number) that notes mark in its text, sorted by start:
     the lemma (not a lacuna's, which is the whole text the copy lacks) and every reading's place. A
     difference stated once for its page (``first``, see ``series``) marks each place with that note."""
-    spans: dict[str, list[Span]] = {}
+    spans: dict[str, list[MarkSpan]] = {}
     for note in notes:
         kind, k, nid = note_kind(note), order[note["id"]], first.get(note["id"], note["id"])
         no = numbers[nid]

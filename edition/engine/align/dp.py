@@ -8,10 +8,10 @@ from ..model import Segment
 from .drafts import SLACK, AlignParams, Bead, Draft
 from .likeness import Blocks
 
-Entry = tuple[float, int, int, int]  # (best total, -column, -segment, id): the largest is the one to trace
+Trace = tuple[float, int, int, int]  # (best total, -column, -segment, id): the largest is the one to trace
 
 
-def prefix_max(tree: list[Entry | None], c: int) -> Entry | None:
+def prefix_max(tree: list[Trace | None], c: int) -> Trace | None:
     best = None
     while c:
         t = tree[c]
@@ -32,7 +32,7 @@ def monotone_match(cands: list[list[tuple[int, float]]], n: int, match: float) -
     it, in the fewest columns and then the fewest segments: the entries order ties that way, and each
     candidate remembers the one it extends, so the trace back follows those links.
     """
-    tree: list[Entry | None] = [None] * (n + 1)
+    tree: list[Trace | None] = [None] * (n + 1)
     links: list[tuple[int, int, int]] = []  # id -> (segment, column, id of the candidate it extends or -1)
     for i, row_cands in enumerate(cands):
         new = []
@@ -127,11 +127,11 @@ def choose_beads(
     """
     n = len(rows)
     near = band(cands, n, params)
-    tree: list[Entry | None] = [None] * (n + 2)
+    tree: list[Trace | None] = [None] * (n + 2)
     links: list[tuple[Bead, int]] = []  # id -> (bead, id of the bead it extends or -1)
-    ends: dict[int, list[tuple[int, Entry]]] = {}  # segment index after a bead -> (row after it, entry)
+    ends: dict[int, list[tuple[int, Trace]]] = {}  # segment index after a bead -> (row after it, entry)
 
-    def insert(c: int, entry: Entry) -> None:
+    def insert(c: int, entry: Trace) -> None:
         c += 1
         while c <= n + 1:
             t = tree[c]
