@@ -9,11 +9,7 @@ import itertools
 import json
 import re
 import shutil
-import socket
 import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -43,32 +39,6 @@ pytestmark = [
 @pytest.fixture(scope="module")
 def site(built_site):
     return built_site  # the session's build (conftest.py)
-
-
-@pytest.fixture(scope="module")
-def base_url(site):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "--directory", str(site)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(url, timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("http.server did not start")
-        yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")

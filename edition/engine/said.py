@@ -50,6 +50,13 @@ class Said:
     row: str = ""
 
 
+def _said(tokens: Tokens, start: int, end: int, kind: str, key: str, value: str) -> Said:
+    """A value a witness states at ``tokens.text[start:end]`` (a number, a date, a direction)."""
+    return Said(
+        siglum=tokens.siglum, start=start, end=end, text=tokens.text[start:end], kind=kind, key=key, value=value
+    )
+
+
 def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
     """The counted things of a segment: a numeral with its measure (or a round count, 四万)."""
     n, out = seg.folded, []
@@ -70,17 +77,7 @@ def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
         value, approx = number_value(word)
         start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
         key = measure or ("兵" if _troops(n, a, b) else "count")
-        out.append(
-            Said(
-                siglum=tokens.siglum,
-                start=start,
-                end=end,
-                text=tokens.text[start:end],
-                kind="number",
-                key=key,
-                value=("~" if approx else "") + value,
-            )
-        )
+        out.append(_said(tokens, start, end, "number", key, ("~" if approx else "") + value))
     return out
 
 
@@ -104,17 +101,7 @@ def directions(tokens: Tokens, seg: Segment, places: list[tuple[int, int]]) -> l
         a, b = m.span()
         start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
         start = next((p for p, q in places if q == start), tokens.at[seg.lo + a - 1])
-        out.append(
-            Said(
-                siglum=tokens.siglum,
-                start=start,
-                end=end,
-                text=tokens.text[start:end],
-                kind="direction",
-                key="direction",
-                value=m.group(),
-            )
-        )
+        out.append(_said(tokens, start, end, "direction", "direction", m.group()))
     return out
 
 
@@ -127,17 +114,7 @@ def dates(tokens: Tokens, seg: Segment) -> list[Said]:
                 continue  # 自九月十八日離開安市……時間已進入十月: where a stretch of time begins, not a moment's date
             start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
             key = "month" if _month(m.group()) else "date"  # a month is set against months, a day against days
-            out.append(
-                Said(
-                    siglum=tokens.siglum,
-                    start=start,
-                    end=end,
-                    text=tokens.text[start:end],
-                    kind="date",
-                    key=key,
-                    value=m.group(),
-                )
-            )
+            out.append(_said(tokens, start, end, "date", key, m.group()))
     return sorted(out, key=lambda s: s.start)
 
 
