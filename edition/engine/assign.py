@@ -216,13 +216,13 @@ def label(
     segs: tuple[Segment, ...],
     raw: list[list[float]],
     params: Params,
-    floor: float = 0.0,
+    peak: float,
     barred: list[set[int]] | None = None,
 ) -> list[int]:
-    """One witness's labels (0 none, k state k-1) from its segments' ``evidence``; ``floor``: the least peak
-    density its price is set from (see ``labels_of``); ``barred``: the states each segment may not take."""
+    """One witness's labels (0 none, k state k-1) from its segments' ``evidence``; ``peak``: the density its
+    price of a letter is set from (see ``labels_of``); ``barred``: the states each segment may not take."""
     strength = breaks(segs)
-    price = params.threshold * max(peak_density(segs, raw, params.peak), floor)
+    price = params.threshold * peak
     # a date pays no price: it frames the moment after it (九月癸未，班師 -- the withdrawal in a terse annal,
     # whose four letters of date would outweigh 班師's evidence) and tells no other event
     paid = [len(seg.folded) - date_letters(seg.folded) for seg in segs]
@@ -241,14 +241,13 @@ def labels_of(
     params: Params,
     barred: dict[str, list[set[int]]],
 ) -> dict[str, list[int]]:
-    """Every witness's labels. A witness's price of a letter follows its own peak density, but never less
-    than ``params.floor`` of the median witness's: a text that barely tells the story (an anecdote
-    collection whose one line is 乃班師焉) has a low peak, and a price set from it alone let its other
-    stories into the episodes."""
+    """Every witness's labels. A witness's price of a letter follows its own peak density, never less than
+    ``params.floor`` of the median witness's (off by default: see its doc)."""
     raw = {s: evidence(segs, profiles) for s, segs in segments.items()}
-    peaks = sorted(peak_density(segs, raw[s], params.peak) for s, segs in segments.items() if segs)
-    floor = params.floor * peaks[(len(peaks) - 1) // 2] if peaks else 0.0
-    return {s: label(segs, raw[s], params, floor, barred[s]) for s, segs in segments.items()}
+    peaks = {s: peak_density(segs, raw[s], params.peak) for s, segs in segments.items()}
+    ranked = sorted(peaks[s] for s, segs in segments.items() if segs)
+    floor = params.floor * ranked[(len(ranked) - 1) // 2] if ranked else 0.0
+    return {s: label(segs, raw[s], params, max(peaks[s], floor), barred[s]) for s, segs in segments.items()}
 
 
 def viterbi(scores: list[list[float]], strength: list[int], params: Params) -> list[int]:
