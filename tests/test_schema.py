@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 import yaml
 
+from edition.engine import exported
 from edition.engine.vocabulary import CollationClass, EntityKind, FactClass, LacunaKind, NoteType, Script, VerdictKind
 from edition.interchange import TITLE, published
 from edition.interchange.schema import NAME, schema, schema_text
@@ -131,6 +132,53 @@ def test_the_schema_speaks_the_engine_vocabulary():
     assert props["entry"]["kind"]["enum"] == [k.value for k in EntityKind]
     assert props["witness"]["script"]["enum"] == [s.value for s in Script]
     assert props["verdict"]["kind"]["enum"] == [k.value for k in VerdictKind]
+
+
+def _objects(node: dict, where: str = "") -> dict[str, dict]:
+    """Every object the schema describes with properties, by where it stands (``note``, ``verdict/adopted``)."""
+    out = {where: node} if "properties" in node else {}
+    for name, sub in {**node.get("$defs", {}), **node.get("properties", {})}.items():
+        out |= _objects(sub, f"{where}/{name}".lstrip("/"))
+    for sub in [node.get("items"), *node.get("oneOf", [])]:
+        if isinstance(sub, dict):
+            out |= _objects(sub, where)
+    return out
+
+
+# each object of the schema (where it stands) and the TypedDict that describes it
+TYPED = {
+    "": exported.EditionJson,
+    "normalised": exported.NormalisedJson,
+    "witness": exported.WitnessJson,
+    "family": exported.FamilyJson,
+    "episode": exported.EpisodeJson,
+    "row": exported.RowJson,
+    "slice": exported.SliceJson,
+    "fragment": exported.FragmentJson,
+    "lemma": exported.LemmaJson,
+    "reading": exported.ReadingJson,
+    "note": exported.NoteJson,
+    "lacuna": exported.LacunaJson,
+    "lacuna/missing": exported.MissingJson,
+    "entry": exported.EntryJson,
+    "verdict": exported.VerdictJson,
+    "verdict/adopted": exported.AdoptedJson,
+    "verdict/parallels": exported.ParallelJson,
+    "mention": exported.MentionJson,
+}
+
+
+def test_the_export_types_are_the_schema():
+    """The site and the interchange formats read the export through ``edition/engine/exported.py``'s TypedDicts:
+    each has the keys of its object in the schema, required where the schema requires them, so a key added to
+    one and not the other fails here. Every object of the schema has its TypedDict."""
+    objects = _objects(schema())
+    assert set(objects) == set(TYPED)
+    for where, typed in TYPED.items():
+        obj = objects[where]
+        required = set(obj.get("required", []))
+        assert (where, typed.__required_keys__) == (where, required)
+        assert (where, typed.__optional_keys__) == (where, set(obj["properties"]) - required)
 
 
 def test_citation_cff():

@@ -8,24 +8,24 @@ JSON Schema ``edition.schema.json`` (published with the site) describes every ke
 from __future__ import annotations
 
 import json
-from typing import Any
 
+from .exported import EditionJson, EntryJson, FragmentJson, MentionJson, NoteJson, VerdictJson
 from .model import Edition, Note, Segment, Verdict
 from .vocabulary import NoteType
 
 FORMAT = "edition-export/2"
 
 
-def _segment(seg: Segment, moved: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {"start": seg.start, "end": seg.end, "text": seg.text}
+def _segment(seg: Segment, moved: bool) -> FragmentJson:
+    out: FragmentJson = {"start": seg.start, "end": seg.end, "text": seg.text}
     if moved:
         out["moved"] = True
     return out
 
 
-def _verdict(v: Verdict) -> dict[str, Any]:
+def _verdict(v: Verdict) -> VerdictJson:
     """The editor's verdict on a note: its kind and the 校勘記's words, and what it needs of the rest."""
-    out: dict[str, Any] = {"kind": v.kind, "words": v.words}
+    out: VerdictJson = {"kind": v.kind, "words": v.words}
     if v.sigla:
         out["sigla"] = list(v.sigla)
     if v.reads:
@@ -45,8 +45,8 @@ def _verdict(v: Verdict) -> dict[str, Any]:
     return out
 
 
-def _note(k: int, note: Note, by: dict[tuple[str | None, str], str]) -> dict[str, Any]:
-    out: dict[str, Any] = {
+def _note(k: int, note: Note, by: dict[tuple[str | None, str], str]) -> NoteJson:
+    out: NoteJson = {
         "id": f"n{k}",
         "type": note.type,
         "class": note.cls,
@@ -82,7 +82,7 @@ def _note(k: int, note: Note, by: dict[tuple[str | None, str], str]) -> dict[str
     return out
 
 
-def to_dict(edition: Edition) -> dict[str, Any]:
+def to_dict(edition: Edition) -> EditionJson:
     texts = {w.siglum: w.text for w in edition.witnesses}
     family_of = {s: f.id for f in edition.families for s in f.members}
     scripts = {w.siglum: w.script for w in edition.witnesses}
@@ -156,7 +156,7 @@ def to_dict(edition: Edition) -> dict[str, Any]:
     }
 
 
-def _register(edition: Edition, rows_of: dict) -> list[dict[str, Any]]:
+def _register(edition: Edition, rows_of: dict) -> list[EntryJson]:
     """Each entry the texts name, with every place a witness names it (and the row it stands in)."""
     where: dict[tuple[str, int], tuple[str, str]] = {}
     for ep in edition.episodes:
@@ -176,7 +176,7 @@ def _register(edition: Edition, rows_of: dict) -> list[dict[str, Any]]:
         seg_end = max(x.end for x in rows_of[row][1].cells[siglum] if x.start == lst[k])
         return (ep, row) if offset < seg_end else (None, None)
 
-    by_entry: dict[str, list[dict[str, Any]]] = {}
+    by_entry: dict[str, list[MentionJson]] = {}
     for m in edition.mentions:
         ep, row = row_at(m.siglum, m.start)
         for e in m.entries:
@@ -206,6 +206,6 @@ def _register(edition: Edition, rows_of: dict) -> list[dict[str, Any]]:
     ]
 
 
-def to_json(export: dict[str, Any]) -> str:
+def to_json(export: EditionJson) -> str:
     """Compact, UTF-8 as written (no escapes): the site publishes it, so size matters more than looks."""
     return json.dumps(export, ensure_ascii=False, separators=(",", ":")) + "\n"

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..engine.convert import char_to_simplified
+from ..engine.exported import EditionJson
 from ..engine.normalise import is_mark, punct_key
 
 Compared = Callable[[str, int], str]  # (siglum, offset of a letter) -> its compared form
@@ -61,7 +62,7 @@ def _tokens(text: str, start: int, end: int) -> list[tuple[int, int, int | None]
     return [(a, b, k) for a, b, k in zip(cuts[:-1], cuts[1:], letters, strict=True)]
 
 
-def collatex_table(export: dict[str, Any], texts: dict[str, str], compared: Compared | None = None) -> dict[str, Any]:
+def collatex_table(export: EditionJson, texts: dict[str, str], compared: Compared | None = None) -> dict[str, Any]:
     """The alignment table (see the module's docstring)."""
     sigla = [w["siglum"] for w in export["witnesses"]]
     n_of = compared or (lambda s, i: _fold(texts[s][i]))

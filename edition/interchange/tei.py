@@ -52,6 +52,7 @@ from typing import Any
 from lxml import etree
 
 from ..engine.collate import Silence, silent
+from ..engine.exported import EditionJson
 from . import TITLE
 from .tei_header import CLASS_WORDS, header, standoff
 from .tei_marks import Mark, clustered, tree, within_place
@@ -75,7 +76,7 @@ class _Region:
 
 
 class _Builder:
-    def __init__(self, export: dict[str, Any], texts: dict[str, str], title: str, url: str | None) -> None:
+    def __init__(self, export: EditionJson, texts: dict[str, str], title: str, url: str | None) -> None:
         self.x = export
         self.texts = texts
         self.title = title
@@ -694,7 +695,7 @@ class _Builder:
 
 
 def tei_document(
-    export: dict[str, Any], texts: dict[str, str], title: str = TITLE, url: str | None = None
+    export: EditionJson, texts: dict[str, str], title: str = TITLE, url: str | None = None
 ) -> etree._ElementTree:
     """The edition as one TEI document (see the module's docstring)."""
     missing = [w["siglum"] for w in export["witnesses"] if w["siglum"] not in texts]
@@ -703,6 +704,6 @@ def tei_document(
     return _Builder(export, texts, title, url).build()
 
 
-def to_tei(export: dict[str, Any], texts: dict[str, str], title: str = TITLE, url: str | None = None) -> bytes:
+def to_tei(export: EditionJson, texts: dict[str, str], title: str = TITLE, url: str | None = None) -> bytes:
     """The TEI document as UTF-8 bytes with an XML declaration."""
     return etree.tostring(tei_document(export, texts, title, url), xml_declaration=True, encoding="UTF-8")

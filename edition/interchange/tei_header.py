@@ -7,6 +7,7 @@ from typing import Any
 
 from lxml import etree
 
+from ..engine.exported import FamilyJson, WitnessJson
 from .tei_xml import TEI, XML_LANG, append, sub
 
 CLASS_WORDS = {
@@ -139,7 +140,7 @@ def taxonomy(b: Any, parent: etree._Element, name: str, gloss: str, items: dict[
         sub(cat, "catDesc", f"{key}：{words}")
 
 
-def witness(b: Any, parent: etree._Element, w: dict, fam: dict) -> None:
+def witness(b: Any, parent: etree._Element, w: WitnessJson, fam: FamilyJson) -> None:
     el = sub(parent, "witness", xml_id=b.wit[w["siglum"]], n=w["siglum"])
     sub(el, "abbr", w["siglum"], type="siglum")
     bibl = sub(el, "bibl")

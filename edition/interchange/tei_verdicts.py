@@ -6,10 +6,9 @@ verdict is a ``note type="verdict"`` after the fact's ``note``, pointing to it. 
 
 from __future__ import annotations
 
-from typing import Any
-
 from lxml import etree
 
+from ..engine.exported import NoteJson
 from .tei_xml import TEI, XML_ID, clean
 
 READINGS = (TEI + "lem", TEI + "rdg")
@@ -22,7 +21,7 @@ def _app(root: etree._Element, note_id: str) -> etree._Element | None:
     return inner[0] if inner else None
 
 
-def _verdict_note(note: dict[str, Any], target: str | None) -> etree._Element:
+def _verdict_note(note: NoteJson, target: str | None) -> etree._Element:
     verdict = note["verdict"]
     el = etree.Element(TEI + "note")
     for key, value in (("type", "verdict"), ("subtype", verdict["kind"]), ("resp", "#editor"), ("n", note["id"])):
@@ -34,7 +33,7 @@ def _verdict_note(note: dict[str, Any], target: str | None) -> etree._Element:
 
 
 def add_verdicts(
-    root: etree._Element, notes: list[dict[str, Any]], wit: dict[str, str], note_el: dict[str, etree._Element]
+    root: etree._Element, notes: list[NoteJson], wit: dict[str, str], note_el: dict[str, etree._Element]
 ) -> None:
     """Every verdict of ``notes`` into the document ``root`` (``wit``: siglum -> witness xml:id; ``note_el``:
     note id -> its ``note`` element, for the fact notes)."""

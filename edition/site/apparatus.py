@@ -10,6 +10,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from ..engine.exported import NoteJson
 from .editor_notes import editor_html
 from .labels import KIND_LABELS, TAG_LABELS, emended
 from .notes import editor_fact, note_kind
@@ -18,11 +19,11 @@ from .templating import MACROS, Renderer
 
 LEMMA_MAX = 16  # a longer lemma is shown as its first and last characters; the table has it in full
 
-Place = Callable[[dict[str, Any]], dict]  # a note -> the link back to where it stands ({"href", "label", "title"})
+Place = Callable[[NoteJson], dict]  # a note -> the link back to where it stands ({"href", "label", "title"})
 
 
 def apparatus(
-    renderer: Renderer, site: Site, notes: list[dict[str, Any]], place: Place, reading: bool = False
+    renderer: Renderer, site: Site, notes: list[NoteJson], place: Place, reading: bool = False
 ) -> tuple[list[str], dict]:
     """A page's apparatus (``notes``) and its table of variant forms and missing commentary (``forms``),
     each rendered by the ``notes`` macro and cached, with their counts, and the keys' digests;
@@ -45,7 +46,7 @@ def apparatus(
 
 
 def reading_apparatus(
-    renderer: Renderer, entries: list[tuple[dict, str, dict, dict | None]], siglum: str
+    renderer: Renderer, entries: list[tuple[NoteJson, str, dict, dict | None]], siglum: str
 ) -> tuple[str, tuple]:
     """A reading text's 校勘記 (of witness ``siglum``): every note that quotes it, each ``(note, number, place, row)``
     in reading order (``place`` the link back to its mark, ``row`` to its episode row or None), listed by the
@@ -59,19 +60,19 @@ def reading_apparatus(
     return key, (len(listed), html)
 
 
-def _adopted_in(note: dict[str, Any], siglum: str) -> bool:
+def _adopted_in(note: NoteJson, siglum: str) -> bool:
     """Whether the reading text of ``siglum`` shows the reading the edition adopts for this note (its 校勘記 then
     says 「通」原作「透」，據B改。)."""
     return ((note.get("verdict") or {}).get("adopted") or {}).get("siglum") == siglum
 
 
-def _places(place: Place, notes: list[dict[str, Any]]) -> dict[str, Any]:
+def _places(place: Place, notes: list[NoteJson]) -> dict[str, Any]:
     """Where a page's later notes of one series stand: how many, and a link to each place (one per row)."""
     links = {p["href"]: p for p in map(place, notes) if p["href"]}
     return {"count": len(notes), "links": list(links.values())} if notes else {}
 
 
-def _sides(note: dict[str, Any]) -> tuple[list[str], int]:
+def _sides(note: NoteJson) -> tuple[list[str], int]:
     """The groups of witnesses a note sets against each other, and how many of them must be shown for the
     note to say anything: two sides of a difference, or one witness for a lacuna or an editor's note."""
     readings = [" ".join(r["sigla"]) for r in note["readings"] if r["sigla"]]
@@ -86,7 +87,7 @@ def _sides(note: dict[str, Any]) -> tuple[list[str], int]:
     return sides, min(2, len(sides))
 
 
-def _listed(note: dict[str, Any], number: str, place: dict[str, Any], reading: bool = False) -> dict[str, Any]:
+def _listed(note: NoteJson, number: str, place: dict[str, Any], reading: bool = False) -> dict[str, Any]:
     """The data of one note in an apparatus list (the ``notes`` macro): with the editor's verdict after its
     某本作某 (``verdict``, its Markdown ``verdict_text``), or in a reading text's words (``emended``)."""
     kind = note_kind(note)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
+from ..engine.exported import EpisodeJson, FragmentJson, NoteJson
 from .apparatus import apparatus
 from .labels import kind_filters
 from .notes import note_spans
@@ -22,7 +23,7 @@ from .text_pieces import lines, other_script
 from .variance import level, percent
 
 
-def render_episode(renderer: Renderer, site: Site, ep: dict[str, Any], k: int) -> str:
+def render_episode(renderer: Renderer, site: Site, ep: EpisodeJson, k: int) -> str:
     """The page of the ``k``-th episode ``ep``."""
     head, rows, (notes_keys, lists) = _episode(renderer, site, ep, k)
     inputs = [head, [key for key, _ in rows], notes_keys]
@@ -30,7 +31,7 @@ def render_episode(renderer: Renderer, site: Site, ep: dict[str, Any], k: int) -
     return renderer.page(episode_page(ep["id"]), inputs, lambda: context, "episode.md.jinja")
 
 
-def _episode(renderer: Renderer, site: Site, ep: dict[str, Any], k: int) -> tuple[dict, list, tuple]:
+def _episode(renderer: Renderer, site: Site, ep: EpisodeJson, k: int) -> tuple[dict, list, tuple]:
     """The data of the page's head, its rows and its notes (rendered or from the cache, with their keys)."""
     amount = {w["siglum"]: 0 for w in site.witnesses}
     for row in ep["rows"]:
@@ -41,7 +42,7 @@ def _episode(renderer: Renderer, site: Site, ep: dict[str, Any], k: int) -> tupl
     spans = note_spans(notes, site.order, site.first, site.numbers(notes))
     starts = {s: [n[0] for n in v] for s, v in spans.items()}
 
-    def inside(s: str, seg: dict[str, Any]) -> list[list]:
+    def inside(s: str, seg: FragmentJson) -> list[list]:
         """The notes' spans inside a segment, relative to its start."""
         start, end = seg["start"], seg["end"]
         lo, hi = bisect.bisect_left(starts.get(s, []), start), bisect.bisect_right(starts.get(s, []), end)
@@ -50,7 +51,7 @@ def _episode(renderer: Renderer, site: Site, ep: dict[str, Any], k: int) -> tupl
     register = url("register.md", 2)
     m_starts = {s: [m[0] for m in site.mentions.get(s, [])] for s in sigla}
 
-    def mentioned(s: str, seg: dict[str, Any]) -> list[list]:
+    def mentioned(s: str, seg: FragmentJson) -> list[list]:
         """The register's mentions inside a segment, relative to its start, each with its entry's link and name."""
         start, end = seg["start"], seg["end"]
         lo, hi = bisect.bisect_left(m_starts[s], start), bisect.bisect_left(m_starts[s], end)
@@ -120,7 +121,7 @@ def _episode(renderer: Renderer, site: Site, ep: dict[str, Any], k: int) -> tupl
         },
     }
 
-    def place(note: dict[str, Any]) -> dict[str, Any]:
+    def place(note: NoteJson) -> dict[str, Any]:
         no = site.row_at[note["row"]][1]
         return {"href": f"#r{no}", "label": f"行 {no}", "title": f"回到第 {no} 行"}
 

@@ -5,7 +5,8 @@ notes only say again what an earlier one on the same page says (下同).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+
+from ..engine.exported import NoteJson
 
 # Kinds a 校勘記 leaves out by the usual rule (異體字不出校): each page lists them apart, after its apparatus, so
 # the apparatus says what changes the text; they stay notes in the export, and marked in the text.
@@ -14,7 +15,7 @@ FORMS = ("orthographic", "commentary")
 MarkSpan = tuple[int, int, str, str, int, str]  # (start, end, note id, kind, order, number on its page) in one text
 
 
-def note_kind(note: dict[str, Any]) -> str:
+def note_kind(note: NoteJson) -> str:
     """What a note's mark and filter go by: the class of a collation note (an omitted or added interlinear
     note, labelled 注文, apart), else its type."""
     if note["type"] != "collation":
@@ -22,14 +23,14 @@ def note_kind(note: dict[str, Any]) -> str:
     return "commentary" if note["label"] == "注文" else note["class"]
 
 
-def editor_fact(note: dict[str, Any]) -> bool:
+def editor_fact(note: NoteJson) -> bool:
     """An editor's fact (``facts:``): its readings mark each witness's words, the first of them its lemma, so
     the lemma is neither marked again nor shown before the note."""
     return note["type"] == "editor" and bool(note["readings"])
 
 
 def note_spans(
-    notes: list[dict[str, Any]],
+    notes: list[NoteJson],
     order: dict[str, int],
     first: dict[str, str],
     numbers: dict[str, str],
@@ -50,12 +51,12 @@ def note_spans(
     return {s: sorted(v) for s, v in spans.items()}
 
 
-def series(pages: Iterable[list[dict[str, Any]]]) -> tuple[dict[str, str], dict[str, list[dict[str, Any]]]]:
+def series(pages: Iterable[list[NoteJson]]) -> tuple[dict[str, str], dict[str, list[NoteJson]]]:
     """A copy's habit is stated once per page, as a 校勘記 says 下同: the same variant form again (巖 ] 岩 B),
     or the interlinear commentary (注文) it lacks again. Returns each later note's first note, and each first
     note's later ones. Every note stays in the export, and every place stays marked in the text."""
     first: dict[str, str] = {}
-    again: dict[str, list[dict[str, Any]]] = {}
+    again: dict[str, list[NoteJson]] = {}
     for notes in pages:
         seen: dict[tuple, str] = {}
         for note in notes:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.exported import EntryJson, EpisodeJson
 from .labels import REGISTER_KINDS
 from .paths import episode_page, url
 from .site_index import Site
@@ -23,7 +24,7 @@ def render_register(renderer: Renderer, site: Site) -> str:
     return renderer.page("register.md", context, lambda: context, "register.md.jinja")
 
 
-def _entry(site: Site, e: dict[str, Any]) -> dict[str, Any]:
+def _entry(site: Site, e: EntryJson) -> dict[str, Any]:
     """One entry: its names, and its mentions grouped by witness, then by place (row or run), in reading order."""
     by_witness: dict[str, dict[str, Any]] = {}
     order = {ep["id"]: i for i, ep in enumerate(site.export["episodes"])}
@@ -67,7 +68,7 @@ def _entry(site: Site, e: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _row_before(site: Site, siglum: str, offset: int) -> tuple[dict[str, Any], int] | None:
+def _row_before(site: Site, siglum: str, offset: int) -> tuple[EpisodeJson, int] | None:
     """The episode and number of the last row whose segment of a witness starts before ``offset``, or None."""
     best = None
     for ep in site.export["episodes"]:

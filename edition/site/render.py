@@ -20,9 +20,8 @@ whose input changed are rendered again; script conversions are cached too (``scr
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..engine.cache import Cache
+from ..engine.exported import EditionJson
 from .cache import SiteCache
 from .conventions import render_conventions
 from .episodes import render_episode
@@ -39,7 +38,7 @@ __all__ = ["render_error", "render_site"]
 
 
 def render_site(
-    export: dict[str, Any], texts: dict[str, str], cache: Cache | None = None, variants: dict[str, str] | None = None
+    export: EditionJson, texts: dict[str, str], cache: Cache | None = None, variants: dict[str, str] | None = None
 ) -> dict[str, str]:
     """Every generated file, path → content, in reading order: overview, 凡例, episodes, witnesses, register,
     and the search's folding table (``assets/edition-search.json``).

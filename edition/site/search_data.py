@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
+from ..engine.exported import EditionJson
 from .script_forms import ScriptForms
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]")
 
 
-def search_folding(forms: ScriptForms, texts: dict[str, str], export: dict[str, Any]) -> str:
+def search_folding(forms: ScriptForms, texts: dict[str, str], export: EditionJson) -> str:
     """Each character of the edition (texts and register) that reads differently in the other script,
     mapped to its Simplified form: search and its highlighter fold both sides with it, char by char."""
     chars = set()

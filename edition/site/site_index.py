@@ -7,8 +7,8 @@ Built once per render from the export, so no page walks the whole export to find
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
+from ..engine.exported import EditionJson, EntryJson, EpisodeJson, NoteJson
 from ..engine.normalise import Normaliser, is_mark
 from ..engine.resources import VARIANTS, engine_data, load_variants
 from .labels import LANGS
@@ -18,11 +18,11 @@ from .script_forms import ScriptForms
 from .variance import Variance
 
 
-def _mentions(export: dict[str, Any]) -> dict[str, list[tuple[int, int, str, str]]]:
+def _mentions(export: EditionJson) -> dict[str, list[tuple[int, int, str, str]]]:
     """Per witness, the register's mentions in its text, ``(start, end, entry id, entry name)``, sorted, none
     overlapping another (the longer, then the earlier, of two that overlap is kept). Words the register gives
     to several entries (太子: 李承乾 or 李治, as the witness has it) link to the first and name them all."""
-    spans: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
+    spans: dict[tuple[str, int, int], list[EntryJson]] = {}
     for e in export["register"]:
         for m in e["mentions"]:
             if m["end"] > m["start"]:
@@ -49,18 +49,18 @@ def chars(text: str) -> int:
 class Site:
     """The export of one render, indexed for the pages."""
 
-    def __init__(self, export: dict[str, Any], forms: ScriptForms, variants: dict[str, str] | None = None) -> None:
+    def __init__(self, export: EditionJson, forms: ScriptForms, variants: dict[str, str] | None = None) -> None:
         self.export = export
         self.witnesses = export["witnesses"]
         self.index = {w["siglum"]: i for i, w in enumerate(self.witnesses)}
         self.families = {f["id"]: f for f in export["families"]}
         self.bases = {f["base"] for f in export["families"]}
-        self.row_at: dict[str, tuple[dict[str, Any], int]] = {}  # row id -> (episode, its number there)
+        self.row_at: dict[str, tuple[EpisodeJson, int]] = {}  # row id -> (episode, its number there)
         for ep in export["episodes"]:
             for i, row in enumerate(ep["rows"], 1):
                 self.row_at[row["id"]] = (ep, i)
         self.order = {n["id"]: k for k, n in enumerate(export["notes"])}
-        self.by_episode: dict[str, list[dict[str, Any]]] = {ep["id"]: [] for ep in export["episodes"]}
+        self.by_episode: dict[str, list[NoteJson]] = {ep["id"]: [] for ep in export["episodes"]}
         for note in export["notes"]:
             if "superseded_by" in note:  # the machine never contradicts the editor on the page (凡例)
                 continue
@@ -90,7 +90,7 @@ class Site:
                 pairs.append(c + f)
         return "".join(pairs), "".join(marks)
 
-    def quoting(self, siglum: str) -> list[tuple[int, int, int, dict[str, Any]]]:
+    def quoting(self, siglum: str) -> list[tuple[int, int, int, NoteJson]]:
         """Every note that quotes a witness's text, in its reading order: ``(at, start, order, note)``, ``at``
         the place its numbered mark stands (right after the words it concerns; where a lacuna's lemma, the
         text the copy lacks, begins), ``start``-``end`` the words (a lemma, else the reading that cites it)."""
@@ -109,12 +109,12 @@ class Site:
             out.append((at, start, self.order[note["id"]], note))
         return sorted(out, key=lambda x: x[:3])
 
-    def listed(self, notes: list[dict[str, Any]], forms: bool = False) -> list[dict[str, Any]]:
+    def listed(self, notes: list[NoteJson], forms: bool = False) -> list[NoteJson]:
         """The notes a page lists in its apparatus, or (``forms``) in its table of variant forms and missing
         commentary (``FORMS``): all but those that say again what an earlier one says (下同)."""
         return [n for n in notes if n["id"] not in self.first and (note_kind(n) in FORMS) == forms]
 
-    def numbers(self, notes: list[dict[str, Any]]) -> dict[str, str]:
+    def numbers(self, notes: list[NoteJson]) -> dict[str, str]:
         """The number each listed note of a page is shown with: 1, 2, … through its apparatus, then on through
         its table of variant forms, so a page's apparatus starts at 1 whatever other pages hold. Fixed when the
         page is built: the reader's filters hide notes but never renumber them (links go by id, ``#n12``)."""

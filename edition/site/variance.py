@@ -13,9 +13,10 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
-from typing import Any
 
 from rapidfuzz import fuzz
+
+from ..engine.exported import EditionJson
 
 LEVELS = (0.05, 0.25, 0.5, 0.75)  # upper bounds of heat levels 0..3; above the last is level 4
 _NOT_WORD = re.compile(r"[\W_]+")
@@ -34,7 +35,7 @@ def percent(value: float) -> int:
 class Variance:
     """Row and witness measures of one export; ``simplify`` gives a text's Simplified display form."""
 
-    def __init__(self, export: dict[str, Any], simplify: Callable[[str], str]) -> None:
+    def __init__(self, export: EditionJson, simplify: Callable[[str], str]) -> None:
         self._simplify = simplify
         self._folded: dict[str, str] = {}
         self.sigla = [w["siglum"] for w in export["witnesses"]]

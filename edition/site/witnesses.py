@@ -16,6 +16,7 @@ import itertools
 from typing import Any
 
 from ..engine.cache import digest
+from ..engine.exported import EpisodeJson, LacunaJson, NoteJson, RowJson, WitnessJson
 from .apparatus import reading_apparatus
 from .labels import LACUNA_LABELS, LANGS, script_label
 from .paths import episode_page, url, witness_page
@@ -24,7 +25,7 @@ from .templating import Renderer
 from .text_pieces import other_script
 
 
-def render_witness(renderer: Renderer, site: Site, w: dict[str, Any], index: int, text: str) -> str:
+def render_witness(renderer: Renderer, site: Site, w: WitnessJson, index: int, text: str) -> str:
     """The page of witness ``w`` (the ``index``-th of the catalogue), whose text is ``text``."""
     s = w["siglum"]
     episodes = [  # [id, title, [[row number, [[start, end, moved], …]], …]] : all the page takes from the episodes
@@ -49,10 +50,10 @@ def render_witness(renderer: Renderer, site: Site, w: dict[str, Any], index: int
     register = url("register.md", 2)
     mentions = [[a, b, f"{register}#{e}", name] for a, b, e, name in site.mentions.get(s, [])]
 
-    def place(note: dict[str, Any]) -> dict[str, Any]:
+    def place(note: NoteJson) -> dict[str, Any]:
         return {"href": f"#m{note['id']}", "label": "見文", "title": "回到本文中此處"}
 
-    def row(note: dict[str, Any]) -> dict[str, Any] | None:
+    def row(note: NoteJson) -> dict[str, Any] | None:
         if note["row"] not in site.row_at:
             return None
         ep, no = site.row_at[note["row"]]
@@ -76,7 +77,7 @@ _PIECE = {"text": "", "t": None, "s": None, "reg": None, "mark": None, "lacuna":
 # reading text; ``was``: what the witness reads where the edition adopts another reading (the piece shows that)
 
 
-def _emends(quoting: list, siglum: str) -> list[tuple[int, int, str, str]]:
+def _emends(quoting: list[tuple[int, int, int, NoteJson]], siglum: str) -> list[tuple[int, int, str, str]]:
     """Where the editor adopts another witness's reading into this one's text (a verdict ``adopt`` on a note whose
     lemma is here): (start, end, the adopted words, the words the witness has). The reading text shows the adopted
     words; its 校勘記 says 「某」原作「某」，據某改 -- so nothing the witness reads is lost from the page."""
@@ -219,12 +220,12 @@ def _adopted(renderer: Renderer, new: str, was: str) -> dict[str, Any]:
     return {**_PIECE, "text": new, "t": None if t == s == new else t, "s": None if t == s == new else s, "was": was}
 
 
-def _rows(ep: dict[str, Any], siglum: str) -> list[tuple[int, dict[str, Any]]]:
+def _rows(ep: EpisodeJson, siglum: str) -> list[tuple[int, RowJson]]:
     """The numbered rows of an episode in which a witness has text."""
     return [(i, row) for i, row in enumerate(ep["rows"], 1) if row["cells"].get(siglum)]
 
 
-def _lacuna_note(lacuna: dict[str, Any], site: Site, siglum: str) -> str:
+def _lacuna_note(lacuna: LacunaJson, site: Site, siglum: str) -> str:
     """Link to the note that tells of a witness's lacuna (in this page's 校勘記), or ''."""
     at = [lacuna["at"], lacuna["at"]]
     for note in site.export["notes"]:
