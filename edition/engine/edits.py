@@ -7,8 +7,8 @@ from dataclasses import dataclass, replace
 
 from ..errors import EditionError
 from .editorial import Directives, Passage, Resolver, Ruling
-from .facts import words
 from .model import EpisodeResult, Note, Reading, Row, Segment, Span, Tokens, Verdict, Witness
+from .quoting import words
 from .vocabulary import NoteType, VerdictKind
 
 # what Markdown would read as markup in a witness's words quoted in an editor's fact (Python-Markdown's

@@ -1,16 +1,20 @@
 """What a witness states in a segment, as a fact may compare it: a quantity with its measure, a date, a
 direction from a town (``Said``). The register's persons, places and things come from the mentions.
+``Gathering`` collects them for the fact notes (``facts``), per row and over a witness's whole text.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from dataclasses import dataclass
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 
+from .collate import BRACKETS
 from .dates import DATE, DAY_OF_MONTH
 from .model import Segment, Tokens
 from .numerals import NUMERALS, number_value
+from .register import Mention, Mentions
 
 MEASURES = "匹人骑级里户口头件领艘员名石斤次层丈步座城道路车营"
 
@@ -32,6 +36,13 @@ SINCE = "自从"  # (compared forms) "from": a date after it opens a stretch of 
 
 
 IDIOMS = {"万一", "万丈"}  # numerals that make a word, not a count (万一 in case; 豪情万丈)
+
+
+BRACKET_MARKS = tuple(re.compile(f"[{re.escape(''.join(marks))}]") for marks in (BRACKETS, BRACKETS.values()))
+
+
+ENTITIES = ("person", "place", "thing")  # the kinds of what a witness names (the register's mentions)
+VALUES = ("number", "date", "direction")  # the kinds of what it states in words read off its text
 
 
 @dataclass(frozen=True)
@@ -121,3 +132,63 @@ def dates(tokens: Tokens, seg: Segment) -> list[Said]:
 def _month(date: str) -> bool:
     """A month without its day (十月, 十月初): set against another month, it says when a moment fell."""
     return date.endswith(("月", "月初"))
+
+
+class Gathering:
+    """What each witness states, as the fact notes compare it: in a row's segments (the register's mentions, and
+    the numbers, dates and directions read off the text), and every number and date of its whole text. A
+    witness's brackets and whole-text statements are found once and kept, for all the episodes."""
+
+    def __init__(self, mentions: tuple[Mention, ...], tokens: dict[str, Tokens], fold: Callable[[str], str]) -> None:
+        self.tokens = tokens
+        self.fold = fold
+        self.index = Mentions(mentions)
+        self._brackets: dict[str, tuple[list[int], list[int]]] = {}  # witness -> where brackets open, close
+        self._everywhere: dict[str, dict[tuple[str, str], Said]] = {}
+
+    def said(self, siglum: str, segs: Iterable[tuple[str, Segment]]) -> list[Said]:
+        """What a witness states in these segments (each with the id of its row)."""
+        out: list[Said] = []
+        tokens = self.tokens[siglum]
+        for row, seg in segs:
+            places = []
+            for m in self.index.starting(siglum, seg.start, seg.end):
+                key = m.entries[0] if len(m.entries) == 1 else "+".join(m.entries)
+                out.append(
+                    Said(
+                        siglum=siglum,
+                        start=m.start,
+                        end=m.end,
+                        text=m.text,
+                        kind=m.kind,
+                        key=key,
+                        value=self.fold(m.text),
+                        how=m.how,
+                        entries=m.entries,
+                        row=row,
+                    )
+                )
+                places += [(m.start, m.end)] if m.kind == "place" else []
+            values = (*quantities(tokens, seg), *dates(tokens, seg), *directions(tokens, seg, places))
+            out += [replace(x, row=row) for x in values if x.kind != "direction" or not self.glossed(x)]
+        return out
+
+    def glossed(self, x: Said) -> bool:
+        """Whether a statement is inside brackets: a commentary's gloss (a distance, a modern place), not the
+        text's own -- the last bracket before it opens one."""
+        if x.siglum not in self._brackets:
+            text = self.tokens[x.siglum].text
+            self._brackets[x.siglum] = tuple([m.start() for m in rx.finditer(text)] for rx in BRACKET_MARKS)
+        opens, closes = self._brackets[x.siglum]
+        k, j = bisect_left(opens, x.start), bisect_left(closes, x.start)
+        return k > 0 and (j == 0 or closes[j - 1] < opens[k - 1])
+
+    def given(self, siglum: str) -> dict[tuple[str, str], Said]:
+        """Every number and date a witness gives in its whole text (rows hold only part of it): (kind, value)
+        -> where it first gives it."""
+        if siglum not in self._everywhere:
+            tokens = self.tokens[siglum]
+            whole = Segment(siglum, 0, 0, len(tokens.text), tokens.text, tokens.n, 0, 0, len(tokens.n))
+            found = sorted((*quantities(tokens, whole), *dates(tokens, whole)), key=lambda x: -x.start)
+            self._everywhere[siglum] = {(x.kind, x.value): x for x in found}  # the last written is the first
+        return self._everywhere[siglum]

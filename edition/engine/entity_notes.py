@@ -1,0 +1,237 @@
+"""Fact notes on the register's persons, places and things: how each witness names an entry in an episode.
+
+Only readings of the same kind and role are paired: one register entry named in several ways; entries that
+share a title (李治 and 李承乾, both 太子); or, where a witness never names an entry the others name, the one
+entry of the kind it alone names in the same row (李世勣 / 李祐).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from .quoting import Found, Quoting
+from .register import Entry, Mention, Register
+from .said import Said
+
+
+class Told:
+    """Which families name an entry in each group of rows, and in each form (for choosing whom to quote)."""
+
+    def __init__(self, group: dict[str, str]) -> None:
+        self.group = group
+        self.where: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (entry, group) -> families
+        self.forms: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (entry, compared form) -> families
+        self.rows: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (witness, row) -> entries named
+
+    def add(self, x: Said, e: str, family: str) -> None:
+        self.where[(e, self.group[x.row])].add(family)
+        self.forms[(e, x.value)].add(family)
+        self.rows[(x.siglum, x.row)].add(e)
+
+    def company(self, x: Said, e: str, family: str) -> int:
+        """How many other entries named in the mention's row other texts name in that group too: of A's two
+        李道宗 in the rows C, D and E span, the one beside 李世 (李世勣) at the rearguard, as theirs are."""
+        g = self.group[x.row]
+        return sum(1 for f in self.rows[(x.siglum, x.row)] if f != e and self.where[(f, g)] - {family})
+
+
+@dataclass(frozen=True)
+class _Named:
+    """What the notes on one kind of entry in one episode are made from, passed to each step."""
+
+    kind: str  # person | place | thing
+    said: dict[str, list[Said]]  # witness -> its mentions of this kind in the episode
+    in_episode: dict[str, set[str]]  # witness -> the entries it names anywhere in the episode
+    told: Told
+    rows_of: dict[tuple[str, str], set[str]]  # (witness, entry) -> rows it is named in
+    best: dict[str, dict[str, Said]]  # witness -> entry -> its mention that stands for it (``_rank``)
+    taken: set[tuple[str, str]]  # (witness, entry): already standing in another entry's place
+
+
+class EntityNotes:
+    """The notes on how the witnesses name the register's entries."""
+
+    def __init__(self, register: Register, mentions: tuple[Mention, ...], quoting: Quoting, agree: int) -> None:
+        self.entries = {e.id: e for e in register.entries}
+        self.named = Counter(m.entries[0] for m in mentions if m.how != "title" and len(m.entries) == 1)
+        self.q = quoting
+        self.agree = agree
+
+    def notes(
+        self, kind: str, said: dict[str, list[Said]], group: dict[str, str], in_episode: dict[str, set[str]]
+    ) -> list[Found]:
+        """Per register entry named here: do the witnesses name it alike (a standard name, a variant, or
+        -- for an entry with no standard name -- not at all)? An entry another witness names in its place
+        (sharing a title with it, or the one entry of the kind that witness alone names in the same row,
+        where it never names the first) is its reading there. ``said``: what each witness of the episode says
+        of this kind; ``in_episode``: the entries each names anywhere in the episode. The entries most
+        witnesses name come first: an entry standing in for one is not taken again for another."""
+        here = self._gather(kind, said, group, in_episode)
+        who: dict[str, set[str]] = {}
+        for s, mine in here.best.items():
+            for e in mine:
+                who.setdefault(e, set()).add(s)
+        out = []
+        for e in sorted(who, key=lambda e: (-len(who[e]), e)):
+            entry = self.entries.get(e)
+            found = None if entry is None else self._note(here, e, entry, {s: here.best[s][e] for s in who[e]})
+            if found is not None:
+                out.append(found)
+        return out
+
+    def _gather(
+        self, kind: str, said: dict[str, list[Said]], group: dict[str, str], in_episode: dict[str, set[str]]
+    ) -> _Named:
+        """Where each witness names each entry, and which of its mentions stands for it: the choice (``_rank``)
+        looks at what all the witnesses name, so every mention is counted first."""
+        rows_of: dict[tuple[str, str], set[str]] = {}
+        told = Told(group)
+        for s, xs in said.items():
+            for x in xs:
+                if len(x.entries) == 1:  # a title several entries share (太子) names none of them
+                    rows_of.setdefault((s, x.entries[0]), set()).add(x.row)
+                    told.add(x, x.entries[0], self.q.family(s))
+        best = {s: self._best(xs, told) for s, xs in said.items()}
+        return _Named(kind, said, in_episode, told, rows_of, best, set())
+
+    def _best(self, xs: list[Said], told: Told) -> dict[str, Said]:
+        """A witness's mention of each entry that stands for it (``_rank``): a witness is quoted once an entry."""
+        mine: dict[str, Said] = {}
+        for x in xs:
+            if len(x.entries) > 1:
+                continue
+            (e,) = x.entries
+            if e not in mine or self._rank(x, e, told) < self._rank(mine[e], e, told):
+                mine[e] = x
+        return mine
+
+    def _note(self, here: _Named, e: str, entry: Entry, slot: dict[str, Said]) -> Found | None:
+        """The note on entry ``e`` (``slot``: the witnesses naming it, each by its mention), or None: when only
+        one text names it and none describes it instead, nothing stands against it (an alternative needs a
+        pair); when fewer than two families tell it, there is nothing to compare."""
+        rows = {r for s in slot for r in here.rows_of[(s, e)]}
+        namers = self.q.families(s for s, x in slot.items() if x.how != "title")
+        # one text names it, and two others only describe it (遼澤: C; 泥淖 A/B, 沼泽 D/E): who names it is the fact
+        described = bool(entry.names) and len(namers) == 1 and len(self.q.families(slot)) >= self.agree
+        if len(namers) < 2 and entry.names and not described:
+            return None
+        role, standing = self._stand_ins(here, e, entry, slot, rows)
+        here.taken.update((s, x.entries[0]) for s, x in standing.items())
+        slot = {**slot, **standing}
+        readings = {s: self._form(e, entry, x, described) for s, x in slot.items()}
+        forms = {s: r for s, r in readings.items() if r is not None}
+        if len(self.q.families(forms)) < 2:
+            return None
+        return self._stated(here, e, entry, slot, forms, role)
+
+    def _stand_ins(
+        self, here: _Named, e: str, entry: Entry, slot: dict[str, Said], rows: set[str]
+    ) -> tuple[str, dict[str, Said]]:
+        """Witnesses that never name ``e`` in the episode but name another entry in its place: one sharing a
+        title with it (the title is then the note's label, 太子), or -- a person or a thing (李祐 for 李世勣, 绢
+        for 縑) -- the one such entry in the rows ``e`` is named in; a place only under a shared title, as places
+        in one row are as often where it happens as where from. Returns the shared title and, per witness, its
+        mention of the entry standing in."""
+        role, standing = "", {}
+        for s in here.said:
+            if s in slot or e in here.in_episode.get(s, ()):
+                continue
+            alts = self._alternatives(here, s, e)
+            shared = [x for x in alts if set(self.entries[x.entries[0]].titles) & set(entry.titles)]
+            if len(shared) == 1:
+                role = sorted(set(self.entries[shared[0].entries[0]].titles) & set(entry.titles))[0]
+            same_row = [x for x in alts if here.rows_of[(s, x.entries[0])] & rows and here.kind != "place"]
+            pick = shared or (same_row if len(same_row) == 1 else [])
+            if len(pick) == 1:
+                f = pick[0].entries[0]
+                # its mention where the others name the entry it stands in for (李祐 at the rearguard)
+                standing[s] = min(
+                    (x for x in here.said[s] if x.entries == (f,)), key=lambda x: self._rank(x, e, here.told)
+                )
+        return role, standing
+
+    def _alternatives(self, here: _Named, s: str, e: str) -> list[Said]:
+        """The entries witness ``s`` names that could stand in for ``e``: by name, not yet standing in for
+        another, and named in the episode by one family alone (an entry several families name is itself)."""
+        return [
+            x
+            for f, x in here.best.get(s, {}).items()
+            if f != e
+            and f in self.entries
+            and x.how != "title"
+            and (s, f) not in here.taken
+            and len(self.q.families(w for w, es in here.in_episode.items() if f in es)) == 1
+        ]
+
+    def _stated(
+        self, here: _Named, e: str, entry: Entry, slot: dict[str, Said], forms: dict[str, str], role: str
+    ) -> Found | None:
+        """The note, once the witnesses' forms (``_form``) are known: where they differ, each form; where they
+        agree, a note only if the others describe a place or thing they name, or the agreement is worth stating
+        (``_belongs``)."""
+        kind = here.kind
+        if len(set(forms.values())) >= 2:
+            label = role or (entry.titles[0] if not entry.names and entry.titles else entry.name)
+            return (kind, label, self.q.readings({s: slot[s] for s in forms}, forms))
+        others_describe = any(x.how == "title" and s not in forms for s, x in slot.items())
+        if others_describe and entry.names and kind != "person":
+            # the texts naming a place or thing agree, and others only describe it (遼澤 in C and the
+            # chronicles; A/B's 泥淖, D/E's 沼泽): not "the same" -- each wording listed, as where one text
+            # alone names it (a person's title, 父皇 or 太宗 for 李世民, is no fact)
+            return (kind, entry.name, self.q.worded(slot))
+        if self._belongs(kind, e, slot, here.said, here.told):
+            return (kind, f"{entry.name}，所記同", self.q.worded(slot))
+        return None
+
+    def _belongs(self, kind: str, e: str, slot: dict[str, Said], said: dict[str, list[Said]], told: Told) -> bool:
+        """Whether independent tellings agreeing on an entry is worth a note. A place or a thing: it belongs
+        to this episode -- most of its mentions in all the witnesses are here (太牢 at the rite, not 安市,
+        named all through the siege) -- and two families name a thing (棉衣), three a place (places recur
+        more). A person recurs in every scene: only one that three families name at one moment of the
+        episode, and at no other, who acts there (長孫無忌 clearing the road over the marsh; 李道宗 in the
+        rearguard) -- never the one named most in the edition, who is in every scene."""
+        if kind == "person":
+            moments = [g for (f, g), families in told.where.items() if f == e and len(families) >= self.agree]
+            return len(moments) == 1 and e != self.named.most_common(1)[0][0]
+        if len(self.q.families(slot)) < (2 if kind == "thing" else self.agree):
+            return False
+        here = sum(1 for xs in said.values() for x in xs if x.entries == (e,) and x.how != "title")
+        return 2 * here > self.named[e]
+
+    def _rank(self, x: Said, e: str, told: Told) -> tuple:
+        """Which of a witness's mentions of an entry is its reading: the one told where most other texts name
+        it too (the people moved from 蓋州, not 蓋牟城 among the cities taken); then the one named with what
+        the others name there (``Told.company``); then a variant; then the
+        name most other texts use (蓋州 as C and E, of A's 蓋牟城 and 蓋州 in one moment); then as
+        ``_prefer`` says."""
+        me = self.q.family(x.siglum)
+        how, *rest = self._prefer(x, e)
+        return (
+            -len(told.where[(e, told.group[x.row])] - {me}),
+            -told.company(x, e, me),
+            how,
+            -len(told.forms[(e, x.value)] - {me}),
+            *rest,
+        )
+
+    def _prefer(self, x: Said, e: str) -> tuple:
+        """Which of a witness's mentions of an entry stands for it: a variant, then a name (its headword,
+        then the longest), then a title."""
+        entry = self.entries.get(e)
+        headword = entry is not None and x.value == self.q.fold(entry.name)
+        return ({"variant": 0, "name": 1, "title": 2}[x.how], not headword, -len(x.text), x.start)
+
+    @staticmethod
+    def _form(e: str, entry: Entry, x: Said, described: bool = False) -> str | None:
+        """How a witness names entry ``e`` here, as compared: another entry, a variant, its name, 不名 --
+        or, where only one text names it (``described``), the words a witness uses instead (泥淖)."""
+        if e not in x.entries:
+            return "other:" + x.entries[0]
+        if x.how == "variant":
+            return "variant:" + x.value
+        if x.how == "name":
+            return "name"
+        if described:
+            return "title:" + x.value
+        return None if entry.names else "untitled"

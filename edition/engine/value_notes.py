@@ -1,0 +1,177 @@
+"""Fact notes on values: how many, when, in which direction -- the numbers, dates and directions the
+witnesses give.
+
+Quantities pair by their measure (一百匹 and 百匹 are one number), dates with dates (a day with its month is
+one day of the story, in whichever episode a text gives it), directions from a town (柳城東南, 城南) with
+directions, within a row and the rows a spanning cell covers. A number or date one text alone gives is
+listed with the texts that do not (``時日：E 作二十一日；A、D 不記``). Numerals are read by ``cn2an``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from .dates import DAY_OF_MONTH, MONTH_OF
+from .model import Reading
+from .quoting import Found, Quoting
+from .said import ENTITIES, IDIOMS, VALUES, Gathering, Said
+
+
+def _apart(values: Iterable[str], times: float) -> bool:
+    """Whether numbers in one row differ by more than ten times: tellings of one count differ (一万 / 两万,
+    四萬 / 三万), a row's counts of different things (two men, ten thousand) by orders of magnitude."""
+    numbers = [float(v.lstrip("~")) for v in values if v.lstrip("~").replace(".", "", 1).isdigit()]
+    return bool(numbers) and max(numbers) > times * min(numbers)
+
+
+def _whole(date: str) -> bool:
+    """A date that can stand against another: a month with its day, or a cyclical day (九月十八日, 乙酉);
+    九月十八日 and 二十一日, or 十月初, may be two events' days."""
+    return ("月" in date and "日" in date) or bool(DAY_OF_MONTH.fullmatch(date))
+
+
+def _value_label(kind: str, key: str) -> str:
+    """What a note on a value states: 時日, 方位, 數目, or 數目 with its measure (數目（匹）)."""
+    return {"date": "時日", "direction": "方位"}.get(kind) or ("數目" if key == "count" else f"數目（{key}）")
+
+
+def _day(date: str) -> bool:
+    """A day with its month (九月十八日, 十月丙申): one day of the story, wherever a text gives it."""
+    return "月" in date and _whole(date)
+
+
+def _months(dates: Iterable[str]) -> set[str]:
+    """The months some of these dates name (十月丙申, 九月十八日; 乙酉 names none)."""
+    return {m.group() for d in dates for m in [MONTH_OF.match(d)] if m}
+
+
+class ValueNotes:
+    """The notes on the numbers, dates and directions the witnesses give."""
+
+    def __init__(self, gathering: Gathering, quoting: Quoting, agree: int, apart: float) -> None:
+        self.gathering = gathering
+        self.q = quoting
+        self.agree = agree
+        self.apart = apart
+
+    def notes(self, everything: dict[str, list[Said]], group: dict[str, str]) -> list[Found]:
+        """An episode's notes on values (``everything``: what each witness says there, ``group``: each row's
+        group): numbers and dates pair within a group of rows -- further off, they count other things --
+        then the days stated for the whole edition, then the values one text alone gives."""
+        by_row: dict[tuple[str, str], dict[str, list[Said]]] = {}  # (row, kind) -> witness -> what it says
+        named: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (witness, row) -> entries named there
+        for s, xs in everything.items():
+            for x in xs:
+                if x.kind in ENTITIES and x.how != "title":
+                    named[(s, x.row)].update(x.entries)
+        for s, xs in everything.items():
+            for x in xs:
+                if x.kind in VALUES:
+                    by_row.setdefault((group[x.row], x.kind), {}).setdefault(s, []).append(x)
+        days = self._day_notes(everything)
+        found = []
+        for g in dict.fromkeys(group.values()):
+            for kind in VALUES:
+                found += self._value_notes(kind, by_row.get((g, kind), {}), named, skip=set(days))
+        found += [("date", "時日，所記同日", readings) for readings in days.values()]
+        return found + self._lone_notes(everything)
+
+    def _value_notes(
+        self, kind: str, said: dict[str, list[Said]], named: dict[tuple[str, str], set[str]], skip: set[str]
+    ) -> list[Found]:
+        """Per row group: the numbers, dates or directions the texts give there, set against each other by
+        measure (a month against months); ``skip``: the days stated for the whole edition (``_day_notes``)."""
+        keys = sorted({x.key for xs in said.values() for x in xs})
+        out = []
+        for key in keys:
+            slot = {s: next(x for x in xs if x.key == key) for s, xs in said.items() if any(x.key == key for x in xs)}
+            if kind == "date" and {x.value for x in slot.values()} <= skip:
+                continue
+            if key == "month" and len({x.value for x in slot.values()}) == 1:
+                slot = self._corroborated(slot, named)
+            # a number or date three independent tellings agree on is a fact worth stating (殿後四萬); two
+            # agreeing in one row may be chance, and the table shows them side by side anyway
+            agreed = len({x.value for x in slot.values()}) == 1
+            if len(self.q.families(slot)) < (self.agree if agreed else 2):
+                continue
+            if key == "count" and not agreed:
+                continue  # counts of what? 三千 (飛騎) against 百八十 (里) in one row may count two things
+            if not agreed and kind == "number" and _apart((x.value for x in slot.values()), self.apart):
+                continue  # 二人 (the two commanders), 萬人 (people moved), 四萬人 (the rearguard): two things counted
+            if key == "date" and not all(_whole(x.value) for x in slot.values()):
+                continue  # 九月十八日 and 二十一日 may be two events' days: only whole dates are compared
+            if key == "date" and not agreed and len(_months(x.value for x in slot.values())) > 1:
+                continue  # 九月十八日 and 十月丙申, told in one row, date two events (left Anshi; reached 蒲溝)
+            label = _value_label(kind, key)
+            if agreed:  # the label says they are one value
+                label += {"date": "，所記同日", "month": "，所記同月", "direction": "，所記同"}.get(key, "，所記同數")
+            # each wording listed (一百匹, 百匹, 一万人, 万人; not 四萬, 四万): a witness is quoted as it reads
+            out.append((kind, label, self.q.worded(slot)))
+        return out
+
+    def _day_notes(self, everything: dict[str, list[Said]]) -> dict[str, tuple[Reading, ...]]:
+        """A day given by month and day (九月十八日, 十月丙申) is one day wherever a text tells it: three
+        families giving it are stated as agreeing, in the episode where most of them give it, quoting each
+        where it first gives it -- C's and E's 九月十八日 at the withdrawal, A/B's in the dialogue before
+        (明日為九月十八日), which no row joins."""
+        here: dict[str, set[str]] = defaultdict(set)  # day -> witnesses giving it in this episode
+        for s, xs in everything.items():
+            for x in xs:
+                if x.kind == "date" and _day(x.value):
+                    here[x.value].add(s)
+        given = self.gathering.given
+        out = {}
+        for day, sigla in sorted(here.items()):
+            first = {s: given(s)[("date", day)] for s in self.gathering.tokens if ("date", day) in given(s)}
+            families = self.q.families(first)
+            if len(families) >= self.agree and 2 * len(self.q.families(sigla)) > len(families):
+                out[day] = self.q.worded(first)
+        return out
+
+    def _lone_notes(self, everything: dict[str, list[Said]]) -> list[Found]:
+        """A number or date that one text alone gives in the episode, and the others give nowhere in their
+        texts: E's 二十一日 meeting the prince, D's 三千 horsemen riding ahead. The others are listed as not
+        telling it (不記). Not: an article (一路, value 1), an idiom (豪情萬丈), a year (十九年), a
+        commentary's gloss (a distance in brackets), nor a date where another text dates anything here."""
+        by_key: defaultdict[tuple[str, str], list[Said]] = defaultdict(list)
+        for xs in everything.values():
+            for x in xs:
+                if x.kind in ("number", "date") and self._counts(x):
+                    by_key[(x.kind, "" if x.kind == "date" else x.key)].append(x)
+        out = []
+        for (kind, key), xs in sorted(by_key.items()):
+            families = self.q.families(x.siglum for x in xs)
+            others = [s for s in everything if self.q.family(s) not in families]
+            if len(families) != 1 or len({x.value for x in xs}) != 1 or not others:
+                continue
+            if any((kind, xs[0].value) in self.gathering.given(s) for s in others):
+                continue  # told elsewhere (A/B's 九月十八日 in the dialogue, the others' at the withdrawal), or
+                # counted in another measure (D's 三千 horsemen, the chronicles' 三千人)
+            slot: dict[str, Said] = {}
+            for x in xs:
+                slot.setdefault(x.siglum, x)
+            label = _value_label(kind, key)
+            unsaid = Reading(tuple(sorted(others)), "", {})
+            out.append((kind, label, (*self.q.worded(slot), unsaid)))
+        return out
+
+    def _counts(self, x: Said) -> bool:
+        """Whether a number or date is the text's own statement of a quantity or a day (see ``_lone_notes``)."""
+        text = self.gathering.tokens[x.siglum].text
+        if x.kind == "number" and (x.value.lstrip("~") == "1" or self.q.fold(x.text) in IDIOMS):
+            return False
+        if x.kind == "number" and x.key == "count" and text[x.end : x.end + 1] == "年":
+            return False
+        return not self.gathering.glossed(x)
+
+    def _corroborated(self, slot: dict[str, Said], named: dict[tuple[str, str], set[str]]) -> dict[str, Said]:
+        """Of texts giving one month in one group of rows, those whose row names a person, place or thing that
+        another family's does too: a bare month says little of which moment it dates (R's 冬十月遣使祀魏徵 and
+        Q's 冬十月丙申朔，上至蒲沟 are two events; Q's and A's 十月 both reach 蒲溝)."""
+        out = {}
+        for s, x in slot.items():
+            mine, me = named.get((s, x.row), set()), self.q.family(s)
+            if any(self.q.family(t) != me and mine & named.get((t, y.row), set()) for t, y in slot.items()):
+                out[s] = x
+        return out
