@@ -684,6 +684,30 @@ def test_apparatus_forms_of_each_note_type():
     assert '<li id="n7" ' in pages["witnesses/A.md"] and '<li id="n7" ' not in html  # on its lemma's witness
 
 
+def test_an_editors_fact_shows_the_witness_words_as_written():
+    """The export quotes an editor's fact's words as the witnesses write them; the page shows them so (縑*百*匹,
+    no emphasis; [絹](x), no link) while the editor's label and words after the 某本作某 are Markdown."""
+    texts = {"A": "賜縑*百*匹", "B": "賜[絹](x)", "C": "賜物"}
+    rows = [{"id": "e-1", "cells": {s: [{"start": 0, "end": len(t), "text": t}] for s, t in texts.items()}}]
+    fact = note(
+        "n1",
+        "editor",
+        {"siglum": "A", "start": 1, "end": 6, "text": "縑*百*匹"},
+        [
+            {"sigla": ["A"], "text": "縑*百*匹", "spans": {"A": [1, 6]}},
+            {"sigla": ["B"], "text": "[絹](x)", "spans": {"B": [1, 7]}},
+            {"sigla": ["C"], "text": "物", "spans": {"C": [1, 2]}, "named": False},
+        ],
+        ntype="editor",
+        text="**賜物**：A 作縑*百*匹；B 作[絹](x)；C 不名。*縑* 與絹不同。",
+    )
+    fact["label"] = "**賜物**"
+    html = render_site(mini_export(texts, rows, [fact]), texts)["episodes/e.md"]
+    item = re.search(r'<li id="n1" .*?</li>', html).group()
+    shown = re.search(r'<span class="ed-editor">(.*?)</span>', item).group(1)
+    assert shown == "<p><strong>賜物</strong>：A 作縑*百*匹；B 作[絹](x)；C 不名。<em>縑</em> 與絹不同。</p>"
+
+
 def test_editor_notes_are_sanitised():
     evil = (
         "[x](javascript:alert(1)) <img src=x onerror=alert(1)> <a href='javascript:alert(2)'>y</a>\n\n"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 
 from ..errors import EditionError
@@ -10,11 +9,6 @@ from .editorial import Directives, Passage, Resolver, Ruling
 from .model import EpisodeResult, Note, Reading, Row, Segment, Span, Tokens, Verdict, Witness
 from .quoting import words
 from .vocabulary import NoteType, VerdictKind
-
-# what Markdown would read as markup in a witness's words quoted in an editor's fact (Python-Markdown's
-# escapable characters): escaped, shown as written; raw HTML is never read (``site.editor_notes``)
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()>#+\-.!])")
-
 
 Counts = dict[str, int]  # directive kind -> how many took effect (the export's ``editorial``)
 
@@ -153,7 +147,7 @@ class Edits:
                 for form, ps in alike.items()
             ) + ((Reading(tuple(sorted(unsaid, key=order.get)), "", {}),) if unsaid else ())
             first = said[0]
-            stated = words(label, readings, escape=lambda w: _MARKDOWN.sub(r"\\\1", w))
+            stated = words(label, readings)  # the witnesses' words as written: the site escapes them for Markdown
             out.append(
                 Note(
                     type=NoteType.EDITOR,

@@ -22,7 +22,8 @@ def unbroken(text: str) -> str:
 
 def words(label: str, readings: tuple[Reading, ...], escape=str) -> str:
     """A fact in the 某本作某 manner: ``安市城主：A、B、D 不名；C 作杨万春；E 作梁修元`` (a reading with no
-    place is the witnesses that do not tell it, 不記); ``escape`` is applied to each witness's words."""
+    place is the witnesses that do not tell it, 不記). The export holds the witnesses' words as written; the site
+    passes ``escape``, applied to each of them, where it reads an editor's fact as Markdown (``editor_notes``)."""
     parts = [
         f"{'、'.join(r.sigla)} {'不記' if not r.spans else '作' + escape(r.text) if r.named else '不名'}"
         for r in readings

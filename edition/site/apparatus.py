@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine.exported import NoteJson
-from .editor_notes import editor_html
+from .editor_notes import editor_html, editor_markdown
 from .labels import KIND_LABELS, TAG_LABELS, emended
 from .notes import editor_fact, note_kind
 from .site_index import Site
@@ -105,7 +105,7 @@ def _listed(note: NoteJson, number: str, place: dict[str, Any], reading: bool = 
         "sides": "|".join(sides),
         "need": need,
         "place": place,
-        "text": note["text"],
+        "text": editor_markdown(note) if note["type"] == "editor" else note["text"],
         "lemma": None,
         "readings": [],
         "verdict": verdict.get("words", ""),

@@ -9,10 +9,14 @@ that will move), but the words the editor gave it stay. A note nested too deep f
 as typed.
 Line breaks between Chinese characters are joined first (``cjk.join_lines``), as on the hand-written pages.
 The result is a single line, so it can sit inside the one-line raw HTML blocks of the generated pages.
+
+An editor's fact begins with the 某本作某 of the witnesses' words, which the export holds as written: they are
+data, not the editor's Markdown, and ``editor_markdown`` escapes them before the note is converted.
 """
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as etree
 
 import markdown
@@ -20,11 +24,19 @@ import nh3
 from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup, escape
 
+from ..engine.exported import NoteJson
+from ..engine.model import Reading
+from ..engine.quoting import words
 from .cjk import join_lines
+from .notes import editor_fact
 
 TAGS = {"p", "br", "em", "strong", "code", "pre", "a", "ul", "ol", "li", "blockquote", "sup", "sub", "del"}
 ATTRIBUTES = {"a": {"href", "title"}}
 SCHEMES = {"http", "https", "mailto"}
+
+# what Markdown would read as markup in a witness's words (Python-Markdown's escapable characters); raw HTML is
+# never read (``_converter``)
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()>#+\-.!])")
 
 
 class _AltText(Treeprocessor):
@@ -60,3 +72,17 @@ def editor_html(text: str) -> Markup:
         html = f"<p>{escape(text)}</p>"
     clean = nh3.clean(html, tags=TAGS, attributes=ATTRIBUTES, url_schemes=SCHEMES, link_rel="noopener noreferrer")
     return Markup(clean.strip().replace("\r", "").replace("\n", "&#10;"))  # sanitised by nh3 above
+
+
+def editor_markdown(note: NoteJson) -> str:
+    """The Markdown of an editor's note. An editor's fact's text begins with the 某本作某 of its readings as the
+    engine words it (``quoting.words``), the witnesses' words as written: each is escaped here, so Markdown shows
+    縑*百*匹 as written; the fact's label and the editor's words after the 某本作某 are the editor's Markdown."""
+    if not editor_fact(note):
+        return note["text"]
+    readings = tuple(
+        Reading(tuple(r["sigla"]), r["text"], r["spans"], named=r.get("named", True)) for r in note["readings"]
+    )
+    stated = words(note["label"], readings)
+    escaped = words(note["label"], readings, escape=lambda w: _MARKDOWN.sub(r"\\\1", w))
+    return escaped + note["text"][len(stated) :]
