@@ -7,12 +7,24 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 
 from ..model import Row, Segment
 from .dp import choose_beads
 from .drafts import SLACK, AlignParams, Bead, Draft, Texts, reach, single_rows, without
 from .likeness import Blocks, Likeness
 from .search import Names, Vec, candidate_rows, grams, like_texts
+
+
+@dataclass
+class _Plan:
+    """Where the beads put each segment of the witness being added (indices into its segments and the rows)."""
+
+    target: list[int | None]  # segment -> its row; None: a row of its own
+    span_to: dict[int, int] = field(default_factory=dict)  # segment -> last row its cell covers
+    join: dict[int, int] = field(default_factory=dict)  # first row of a many-to-many bead -> its last row
+    under: dict[int, int] = field(default_factory=dict)  # segment -> the row whose cells span down over its row
+    moved: set[int] = field(default_factory=set)  # segments placed out of the witness's order
 
 
 def into_rows(
@@ -29,46 +41,72 @@ def into_rows(
     ``spread``, each into a row of its own, the row's cells spanning them. A segment left over joins a row out
     of its witness's order (moved) when it matches it strongly and the witness has no cell there; the
     rest open rows of their own, consecutive ones one row together."""
-    n = len(rows)
-    target: list[int | None] = [None] * len(segs)
-    span_to: dict[int, int] = {}  # segment -> last row its cell covers
-    join: dict[int, int] = {}  # first row of a many-to-many bead -> its last row
-    under: dict[int, int] = {}  # segment -> the row whose cells span down over the row it opens
+    plan = _plan(beads, len(segs), spread)
+    _move(plan, beads, found, params.moved, len(rows))
+    placed, inserted_after = _placed(rows, siglum, segs, plan)
+    return _merged(placed, plan.join, inserted_after)
+
+
+def _plan(beads: list[Bead], count: int, spread: bool) -> _Plan:
+    """Each of ``count`` segments' row as the beads say (a bead ``(i, a, j, b)`` pairs segments ``i..i+a`` with
+    rows ``j..j+b``): one segment against several rows spans them; several against several join those rows;
+    several against one share it -- or, ``spread``, the first takes it and the others open rows under it."""
+    plan = _Plan([None] * count)
     for i, a, j, b in beads:
         for k in range(i, i + a):
-            target[k] = j
+            plan.target[k] = j
         if b > 1 and a == 1:
-            span_to[i] = j + b - 1
+            plan.span_to[i] = j + b - 1
         elif b > 1:
-            join[j] = j + b - 1
+            plan.join[j] = j + b - 1
         elif a > 1 and spread:  # each a row of its own, under the row's cells
             for k in range(i + 1, i + a):
-                target[k], under[k] = None, j
+                plan.target[k], plan.under[k] = None, j
+    return plan
+
+
+def _move(plan: _Plan, beads: list[Bead], found: list[list[tuple[int, float]]], bar: float, n: int) -> None:
+    """Segments the beads left over put into the row they match best, out of the witness's order (``moved``),
+    when they match it at least ``bar`` and no bead took that row: a passage a witness tells elsewhere. A match
+    between the rows of its neighbours is in order, and the alignment declined it: the segment opens a row."""
     taken = {j for i, a, j, b in beads for j in range(j, j + b)}
-    moved: set[int] = set()
-    for i, t in enumerate(target):
-        if t is not None or i in under:
+    for i, t in enumerate(plan.target):
+        if t is not None or i in plan.under:
             continue
         best = max(((sim, -j) for j, sim in found[i] if j not in taken), default=None)
-        if best is None or best[0] < params.moved:
+        if best is None or best[0] < bar:
             continue
-        lo = max((x for x in target[:i] if x is not None), default=-1)
-        hi = min((x for x in target[i + 1 :] if x is not None), default=n)
+        lo = max((x for x in plan.target[:i] if x is not None), default=-1)
+        hi = min((x for x in plan.target[i + 1 :] if x is not None), default=n)
         if lo < -best[1] < hi:
             continue  # in order: the alignment declined it, and so does this
-        target[i] = -best[1]
-        taken.add(target[i])
-        moved.add(i)
-    out_rows = [Draft({k: list(v) for k, v in r.cells.items()}) for r in rows]
-    for new, old in zip(out_rows, rows, strict=True):
+        plan.target[i] = -best[1]
+        taken.add(-best[1])
+        plan.moved.add(i)
+
+
+def _copied(rows: list[Draft]) -> list[Draft]:
+    """The rows as new drafts, so that adding a witness leaves the rows it was given as they were."""
+    out = [Draft({k: list(v) for k, v in r.cells.items()}) for r in rows]
+    for new, old in zip(out, rows, strict=True):
         new.covered = set(old.covered)
         new.moved = set(old.moved)
+    return out
+
+
+def _placed(
+    rows: list[Draft], siglum: str, segs: list[Segment], plan: _Plan
+) -> tuple[list[Draft], dict[int, list[Draft]]]:
+    """The rows with each planned segment in its cell (a spanning cell marks the rows it covers), and the new
+    rows each row is followed by (-1: before the first): a segment under a row's cells, or a run of segments
+    with no row, one row together (not a staircase) after the last row the witness reached before them."""
+    out = _copied(rows)
     inserted_after: dict[int, list[Draft]] = {}
     last = -1
     pending: list[Segment] = []
-    for i, (seg, t) in enumerate(zip(segs, target, strict=True)):
-        if i in under:
-            j = under[i]
+    for i, (seg, t) in enumerate(zip(segs, plan.target, strict=True)):
+        if i in plan.under:
+            j = plan.under[i]
             extra = Draft({siglum: [seg]})
             extra.covered = (set(rows[j].cells) | rows[j].covered) - {siglum}
             inserted_after.setdefault(j, []).append(extra)
@@ -79,30 +117,36 @@ def into_rows(
         if pending:
             inserted_after.setdefault(last, []).append(Draft({siglum: pending}))  # one row, not a staircase
             pending = []
-        out_rows[t].cells.setdefault(siglum, []).append(seg)
-        if i in moved:
-            out_rows[t].moved.add((siglum, seg.start))
+        out[t].cells.setdefault(siglum, []).append(seg)
+        if i in plan.moved:
+            out[t].moved.add((siglum, seg.start))
             continue
-        for j in range(t + 1, span_to.get(i, t) + 1):
-            out_rows[j].covered.add(siglum)
-        last = max(last, span_to.get(i, join.get(t, t)))
+        for j in range(t + 1, plan.span_to.get(i, t) + 1):
+            out[j].covered.add(siglum)
+        last = max(last, plan.span_to.get(i, plan.join.get(t, t)))
     if pending:
         inserted_after.setdefault(last, []).append(Draft({siglum: pending}))
+    return out, inserted_after
+
+
+def _merged(rows: list[Draft], join: dict[int, int], inserted_after: dict[int, list[Draft]]) -> list[Draft]:
+    """The rows of a many-to-many bead made one, and the new rows put in after the row they follow."""
+    n = len(rows)
     merged: list[Draft] = list(inserted_after.get(-1, []))
     j = 0
     while j < n:
-        row = out_rows[j]
+        row = rows[j]
         for k in range(j + 1, join.get(j, j) + 1):  # a many-to-many bead: its rows become one
-            for w, ms in out_rows[k].cells.items():
+            for w, ms in rows[k].cells.items():
                 row.cells.setdefault(w, []).extend(ms)
-            row.moved |= out_rows[k].moved
+            row.moved |= rows[k].moved
         end = join.get(j, j)
         row.covered = {w for w in row.covered if w not in row.cells}
         merged.append(row)
         for extra in inserted_after.get(end, []):
             # a row put inside a span stays inside it: the spanning cells cover it too
             if end + 1 < n:
-                extra.covered |= {w for w in out_rows[end + 1].covered if w in row.speakers()}
+                extra.covered |= {w for w in rows[end + 1].covered if w in row.speakers()}
             merged.append(extra)
         j = end + 1
     return merged
