@@ -32,9 +32,11 @@ Profile = dict[str, float]  # pair -> weight
 
 
 @lru_cache(maxsize=1 << 17)
-def pairs(folded: str) -> frozenset[str]:
-    """The character pairs of a folded text (computed once per text: every pass reads them)."""
-    return frozenset(folded[i : i + 2] for i in range(len(folded) - 1))
+def pairs(folded: str) -> tuple[str, ...]:
+    """The character pairs of a folded text, each once, in the order they first occur (computed once per text:
+    every pass reads them). In order, not as a set: evidence is summed over them, and a sum of floats taken in
+    the order of a set's hashes would differ in its last bits from one process to the next, and tip a tie."""
+    return tuple(dict.fromkeys(folded[i : i + 2] for i in range(len(folded) - 1)))
 
 
 def definition_pairs(d: EpisodeDef, norm: Normaliser, persons: tuple[str, ...]) -> tuple[set[str], set[str]]:
@@ -43,11 +45,11 @@ def definition_pairs(d: EpisodeDef, norm: Normaliser, persons: tuple[str, ...]) 
     named: set[str] = set()
     for text in (d.description, *d.cues, *d.examples):
         folded = norm.fold_text(text)
-        grams |= pairs(folded)
+        grams.update(pairs(folded))
         for name in persons:
             at = folded.find(name)
             while at >= 0:
-                named |= pairs(name)
+                named.update(pairs(name))
                 at = folded.find(name, at + 1)
     return grams, named
 
