@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from edition.engine.convert import to_traditional
-from tests.gold import gold_labels, labels_by_char
+from tests.gold import GOLD, agreement, gold_labels, labels_by_char
+from tests.kinds import edition_folder
 from tests.support import build_folder as build
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -115,3 +116,19 @@ def test_a_witness_with_other_paragraphing(seeds, layout):
         spread.append(None if c.isspace() else gold[k])
         k += not c.isspace()
     assert agreement_with_gold(ed, "D", spread) >= 0.8
+
+
+@pytest.mark.parametrize("added", ["101_tongjian_skqs.txt", "211_popular_history.txt"])
+def test_a_copy_keeps_its_episodes_when_a_witness_is_added(tmp_path, added):
+    """B is a copy of A that breaks off. Assigned on its own evidence, B lost a fifth of its 安市 scene to no
+    episode when a chronicle or a popular history joined the seeds, while A, the same words, kept it: the
+    profiles grew from the newcomer, and B's shorter text weighed them otherwise. A copy now reads as its
+    family reads: B's episodes agree with the gold as they did before the witness came."""
+    alone = agreement(build(ROOT / "seeds"), GOLD)[0]
+    ed = build(edition_folder(tmp_path / "w", [added]))
+    with_it = agreement(ed, GOLD)[0]
+    assert with_it["B"] >= alone["B"] - 0.005, (alone["B"], with_it["B"])
+    a, b = (next(w for w in ed.witnesses if w.siglum == s) for s in "AB")
+    words = "安市城主熟知這裡的氣候"  # in both, inside the scene B lost
+    assert label_at(ed, "A", words) == label_at(ed, "B", words) == "anshi-dialogue"
+    assert words in a.text and words in b.text

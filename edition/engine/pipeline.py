@@ -20,6 +20,7 @@ from pathlib import Path
 from .align import AlignParams, Names, align, beside_base, regroup, sentences
 from .assign import assign
 from .cache import Cache, NoCache, digest
+from .copies import follow_base
 from .edits import Counts, Edits
 from .families import families
 from .load import load_witnesses
@@ -107,6 +108,7 @@ def segmentation(
 
 def episodes_of(
     segments: dict[str, tuple[Segment, ...]],
+    tokens: dict[str, Tokens],
     fams: tuple[Family, ...],
     resources: Resources,
     norm: Normaliser,
@@ -114,13 +116,17 @@ def episodes_of(
     everything: tuple[Key, ...],
     cache: Cache,
 ) -> tuple[dict[str, tuple[str | None, ...]], Counts]:
-    """The episode (or none) of every segment: the machine's, then the editor's ``assign`` and ``rows``."""
+    """The episode (or none) of every segment: the machine's (a copy's as its base's, see ``copies``), then the
+    editor's ``assign`` and ``rows``."""
     family = {s: f.id for f in fams for s in f.members}
     persons = tuple(resources.register.names(norm, "person"))
-    labels = cache.get(
-        ("episodes", everything, tuple(sorted(family.items()))),
-        partial(assign, segments, resources.episodes + resources.context, norm, resources.params, family, persons),
-    )
+    params = resources.params
+
+    def machine() -> dict[str, tuple[str | None, ...]]:
+        own = assign(segments, resources.episodes + resources.context, norm, params, family, persons)
+        return follow_base(own, segments, tokens, fams, params.anchor)
+
+    labels = cache.get(("episodes", everything, tuple((f.base, f.members) for f in fams)), machine)
     return edits.assign(segments, labels)
 
 
@@ -214,7 +220,7 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
         )
         bare = {s for s, t in tokens.items() if not punctuated(t, resources.params.marks_per)}
     with clock.stage("episodes"):
-        labels, assigned = episodes_of(segments, fams, resources, norm, edits, everything, cache)
+        labels, assigned = episodes_of(segments, tokens, fams, resources, norm, edits, everything, cache)
     with clock.stage("rows"):
         episodes, regrouped = rows_of(witnesses, segments, labels, fams, resources, norm, edits, cache)
     with clock.stage("notes"):

@@ -1,0 +1,131 @@
+"""A copy's episodes are its base's: copies of one text tell their episodes in the same words, so they stand in
+the same episodes wherever they share the words.
+
+Each witness is assigned on its own evidence, and that evidence moves with the rest of the corpus (the profiles
+grow from every witness's tellings, the price of a letter follows the witness's own densest stretch). Two copies
+of one text could therefore part: a copy that breaks off early weighs its evidence against a shorter text, and a
+witness added to the edition could tip it while its base held, so the same words stood in an episode in the base
+and in none in the copy. Here each copy's segment takes the episode its base's same letters were given, where
+most of its letters are found in the base: letters inside a stretch found once in each text, in the same order
+(collation's anchors), and letters between two such stretches where both texts hold as many (a variant, not an
+addition). Words the copy alone has keep the copy's own label.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import Counter
+
+from .collate import anchors
+from .model import Family, Segment, Tokens
+
+Labels = dict[str, tuple[str | None, ...]]
+
+
+def shared_letters(base: str, copy: str, k: int) -> array:
+    """For each letter of ``copy``, the index of the same letter in ``base``, or -1 where the copy has words of
+    its own (or words moved elsewhere): anchored stretches of ``k`` letters, and the gaps between two of them
+    that are as long in both texts."""
+    into = array("i", [-1]) * len(copy)
+    chain = anchors(base, copy, k, 1)
+    prev: tuple[int, int] | None = None
+    for i, j in chain:
+        if prev is not None:
+            pi, pj = prev
+            if i - pi == j - pj:  # the gap before this anchor is as long in both: letter for letter
+                for d in range(pj + k, j):
+                    into[d] = pi + (d - pj)
+        for d in range(k):
+            into[j + d] = i + d
+        prev = (i, j)
+    return into
+
+
+def letter_labels(segs: tuple[Segment, ...], labels: tuple[str | None, ...], size: int) -> list[str | None]:
+    """The label of each letter of a witness (the label of the segment it stands in)."""
+    out: list[str | None] = [None] * size
+    for seg, label in zip(segs, labels, strict=True):
+        out[seg.lo : seg.hi] = [label] * (seg.hi - seg.lo)
+    return out
+
+
+def _base_range(found: array, seg: Segment) -> tuple[int, int] | None:
+    """The base letters a segment's letters are found at, when they are found letter for letter in a row (as
+    they mostly are: the map only rises, so the ends tell); else None."""
+    if seg.hi <= seg.lo:
+        return None
+    a, b = found[seg.lo], found[seg.hi - 1]
+    if a >= 0 and b - a == seg.hi - 1 - seg.lo:
+        return a, b + 1
+    return None
+
+
+def family_labels(
+    own_base: list[str | None], members: dict[str, tuple[array, tuple[Segment, ...], tuple[str | None, ...]]]
+) -> list[str | None]:
+    """Each base letter's label as most of the family gives it (on a tie the base's). Only letters where some
+    member's label differs from the base's are counted one by one: where copies agree, the base's label stands."""
+    disputed: dict[int, Counter[str | None]] = {}
+    agreeing: list[tuple[array, Segment, str | None]] = []  # letter by letter, if they touch a disputed letter
+    for found, segs, labels in members.values():
+        for seg, mine in zip(segs, labels, strict=True):
+            run = _base_range(found, seg)
+            if run is not None and own_base[run[0] : run[1]].count(mine) == run[1] - run[0]:
+                agreeing.append((found, seg, mine))
+                continue
+            for d in range(seg.lo, seg.hi):
+                i = found[d]
+                if i >= 0:
+                    disputed.setdefault(i, Counter({own_base[i]: 1}))[mine] += 1
+    if not disputed:
+        return own_base
+    for found, seg, mine in agreeing:
+        for d in range(seg.lo, seg.hi):
+            if found[d] in disputed:
+                disputed[found[d]][mine] += 1
+    out = list(own_base)
+    for i, votes in disputed.items():
+        out[i] = max(votes, key=lambda x, v=votes, b=own_base[i]: (v[x], x == b))
+    return out
+
+
+def follow_base(
+    labels: Labels,
+    segments: dict[str, tuple[Segment, ...]],
+    tokens: dict[str, Tokens],
+    fams: tuple[Family, ...],
+    k: int,
+) -> Labels:
+    """The labels with every member of a family labelled as the family reads its letters: each letter of the
+    base takes the label most members give it (their own, or their letter found there; on a tie the base's),
+    and each segment the label most of its letters take, where most of them are found in the base (see the
+    module's doc); ``k``: the letters of an anchoring stretch."""
+    out = dict(labels)
+    for fam in fams:
+        if len(fam.members) < 2:
+            continue
+        base = tokens[fam.base]
+        own_base = letter_labels(segments[fam.base], labels[fam.base], len(base.n))
+        members = {
+            s: (shared_letters(base.n, tokens[s].n, k), segments[s], labels[s]) for s in fam.members if s != fam.base
+        }
+        family = family_labels(own_base, members)
+        identity = array("i", range(len(base.n)))
+        for s in fam.members:
+            found = members[s][0] if s in members else identity
+            relabelled = list(labels[s])
+            for n, seg in enumerate(segments[s]):
+                run = _base_range(found, seg)
+                if run is not None:
+                    here = family[run[0] : run[1]]
+                else:
+                    here = [family[found[d]] for d in range(seg.lo, seg.hi) if found[d] >= 0]
+                    if 2 * len(here) <= seg.hi - seg.lo:
+                        continue  # mostly the copy's own words: its own label
+                if here.count(here[0]) == len(here):
+                    relabelled[n] = here[0]
+                else:
+                    tally = Counter(here)
+                    relabelled[n] = max(tally, key=lambda x, t=tally: (t[x], x is None, x or ""))
+            out[s] = tuple(relabelled)
+    return out
