@@ -64,6 +64,20 @@ def test_hard_wrapped_unpunctuated_lines_run_on():
     assert all(not s.text.startswith("州戶口") for s in segs)
 
 
+def test_a_flush_line_among_indented_ones_opens_a_paragraph():
+    """A hanging indent: each entry's first line flush, the lines it runs on to indented (as 四庫 texts are set)."""
+    hanging = (
+        "太宗破髙麗於安市城東南斬首二萬餘級降者三萬\n"
+        "\u3000餘人俘獲牛馬十萬餘疋因名所幸山為駐蹕山許\n"
+        "\u3000敬宗為文刻石紀功焉中書舍人敬播曰聖人與天\n"
+        "魏王泰有寵於太宗所給月料逾於太子褚遂良諫曰\n"
+        "\u3000聖人制禮尊嫡卑庶故立嫡以長謂之儲君其所承\n"
+        "\u3000也重矣俾用物不計與王者共之庶子雖賢不是正\n"
+    )
+    found = [hanging[s:e].split("\n")[0] for s, e in paragraphs(hanging, Params())]
+    assert found == ["太宗破髙麗於安市城東南斬首二萬餘級降者三萬", "魏王泰有寵於太宗所給月料逾於太子褚遂良諫曰"]
+
+
 def test_punctuated_lines_are_paragraphs():
     assert len(paragraphs("班師。\n片刻後，梁修元登上城頭。\n又賜絹百匹。\n", Params())) == 3
 

@@ -79,7 +79,10 @@ def _runs_on(text: str, lines: list[tuple[int, int]], params: Params) -> list[bo
 
     Only in a wrapped witness: most of its non-empty lines (``params.wrapped``) end without a final mark.
     There a line runs on unless it ends a sentence, is short (under ``params.short_line`` of the median
-    length: a paragraph's last line), or the next line is blank or indented while most lines are not.
+    length: a paragraph's last line), or the next line is blank, or indented while most lines are not -- or
+    flush while most lines are indented: a hanging indent, as 四庫 transcriptions set one anecdote or entry
+    after another (大唐新語's 太宗破髙麗於安市城東南 … 乃班師焉 ran on into 魏王泰有寵於太宗 …, which the
+    assignment then took into the withdrawal's scene).
     """
     body = [(s, e) for s, e in lines if text[s:e].strip()]
     if len(body) < 3:
@@ -101,7 +104,7 @@ def _runs_on(text: str, lines: list[tuple[int, int]], params: Params) -> list[bo
             and bool(nxt.strip())
             and not (last in FINAL or (last in CLOSERS and last not in ")）" and len(line) > 1 and line[-2] in FINAL))
             and len(line) >= params.short_line * width
-            and not (indent_means_paragraph and nxt.startswith((INDENT, " ", "\t")))
+            and nxt.startswith((INDENT, " ", "\t")) != indent_means_paragraph
         )
     return out
 
