@@ -5,8 +5,9 @@ from dataclasses import replace
 
 import pytest
 
-from edition.engine.assign import close_scenes, expand, trim, viterbi
-from edition.engine.model import Segment
+from edition.engine.assign import close_scenes, definition_pairs, expand, trim, viterbi
+from edition.engine.model import EpisodeDef, Segment
+from edition.engine.normalise import Normaliser
 from edition.engine.params import Params
 from edition.engine.segment import CLAUSE, PARAGRAPH, SCENE, SENTENCE
 from tests.gold import DEV_GOLD, DEV_WITNESSES, agreement, gold_files, labels_by_char
@@ -16,6 +17,15 @@ from tests.support import build_folder
 @pytest.fixture(scope="module")
 def dev_edition():
     return build_folder(DEV_WITNESSES)
+
+
+def test_a_definition_pairs_no_letters_across_a_mark():
+    """聞之，曰 gives no 之曰: a pair across a mark is no word, and in a classical witness such pairs (之曰, 子曰)
+    are everywhere; taken from the definition they drew 大唐新語's next anecdote into the rite."""
+    rite = EpisodeDef("rite", "祭奠", 4, examples=("其父母聞之，曰：「吾兒死而天子哭之，死何所恨！」",))
+    grams, _ = definition_pairs(rite, Normaliser({}), ())
+    assert {"闻之", "吾儿", "哭之"} <= grams  # folded: one script
+    assert not {"之曰", "曰吾", "之死"} & grams
 
 
 def test_gold_covers_every_seed(seeds_edition):

@@ -19,6 +19,7 @@ its own goes back to no episode.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from functools import lru_cache
 
@@ -29,6 +30,7 @@ from .params import Params
 from .segment import CLAUSE, PARAGRAPH, SCENE, SENTENCE
 
 Profile = dict[str, float]  # pair -> weight
+CLAUSES = re.compile(r"[^\w]+")  # what parts a definition's clauses: every mark and space
 
 
 @lru_cache(maxsize=1 << 17)
@@ -44,13 +46,14 @@ def definition_pairs(d: EpisodeDef, norm: Normaliser, persons: tuple[str, ...]) 
     grams: set[str] = set()
     named: set[str] = set()
     for text in (d.description, *d.cues, *d.examples):
-        folded = norm.fold_text(text)
-        grams.update(pairs(folded))
-        for name in persons:
-            at = folded.find(name)
-            while at >= 0:
-                named.update(pairs(name))
-                at = folded.find(name, at + 1)
+        for clause in CLAUSES.split(text):  # no pair across a mark: 聞之，曰 has no 之曰
+            folded = norm.fold_text(clause)
+            grams.update(pairs(folded))
+            for name in persons:
+                at = folded.find(name)
+                while at >= 0:
+                    named.update(pairs(name))
+                    at = folded.find(name, at + 1)
     return grams, named
 
 
