@@ -50,7 +50,6 @@ class Params:
     cost_clause: float = p(16.0, "...between two clauses of a sentence.")
     cost_quote: float = p(40.0, "...inside a quotation.")
     switch_share: float = p(0.5, "Share of those costs that moving straight from one episode to another costs.")
-    context: float = p(0.2, "Weight of each neighbouring segment in a segment's affinity.")
     scene_share: float = p(
         0.5, "Unclaimed text closing or opening an episode's scene joins it, up to this share of its run."
     )
