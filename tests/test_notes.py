@@ -526,3 +526,14 @@ def test_dates_are_whole():
         "唐軍自九月十八日離開安市，其間停駐遼州，又渡遼水，再過泥淖，待行到一個名為蒲溝的地方，時間已進入十月。"
     )
     assert [d.value for d in dates(t, s)] == ["十月"]
+
+
+def test_an_article_agreed_on_is_no_fact(tmp_path):
+    """A/B's 一路上, the flashback's 我們一路往西 and the alternate history's 大军一路往西: three families "agree on
+    one 路", and a note said so (數目（路），所記同數). 一 there is an article; it counts nothing."""
+    from tests.kinds import edition_folder
+
+    ed = build_folder(edition_folder(tmp_path / "w", ["221_flashback_novel.txt", "222_alternate_history.txt"]))
+    ones = [n.text for n in notes_of(ed, "fact") if n.cls == "number" and any(r.text == "一路" for r in n.readings)]
+    assert ones == []
+    assert any(n.cls == "number" for n in notes_of(ed, "fact"))  # counts that count things are still noted

@@ -86,6 +86,7 @@ class ValueNotes:
         out = []
         for key in keys:
             slot = {s: next(x for x in xs if x.key == key) for s, xs in said.items() if any(x.key == key for x in xs)}
+            slot = {s: x for s, x in slot.items() if not self._article(x)}  # 一路 agreed by three is no fact
             if kind == "date" and {x.value for x in slot.values()} <= skip:
                 continue
             if key == "month" and len({x.value for x in slot.values()}) == 1:
@@ -156,10 +157,14 @@ class ValueNotes:
             out.append((kind, label, (*self.q.worded(slot), unsaid)))
         return out
 
+    def _article(self, x: Said) -> bool:
+        """A number that counts nothing: 一 as an article (一路上, 一路往西: value 1) or an idiom (豪情萬丈)."""
+        return x.kind == "number" and (x.value.lstrip("~") == "1" or self.q.fold(x.text) in IDIOMS)
+
     def _counts(self, x: Said) -> bool:
         """Whether a number or date is the text's own statement of a quantity or a day (see ``_lone_notes``)."""
         text = self.gathering.tokens[x.siglum].text
-        if x.kind == "number" and (x.value.lstrip("~") == "1" or self.q.fold(x.text) in IDIOMS):
+        if self._article(x):
             return False
         if x.kind == "number" and x.key == "count" and text[x.end : x.end + 1] == "年":
             return False
