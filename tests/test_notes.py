@@ -530,10 +530,12 @@ def test_dates_are_whole():
 
 def test_an_article_agreed_on_is_no_fact(tmp_path):
     """A/B's 一路上, the flashback's 我們一路往西 and the alternate history's 大军一路往西: three families "agree on
-    one 路", and a note said so (數目（路），所記同數). 一 there is an article; it counts nothing."""
-    from tests.kinds import edition_folder
+    one 路", and with the chronicles beside them (whose rows gather the three) a note said so (數目（路），所記同數).
+    一 there is an article; it counts nothing."""
+    from tests.kinds import edition_folder, kinds
 
-    ed = build_folder(edition_folder(tmp_path / "w", ["221_flashback_novel.txt", "222_alternate_history.txt"]))
+    files = [*kinds()["chronicle"], "221_flashback_novel.txt", "222_alternate_history.txt"]
+    ed = build_folder(edition_folder(tmp_path / "w", files))
     ones = [n.text for n in notes_of(ed, "fact") if n.cls == "number" and any(r.text == "一路" for r in n.readings)]
     assert ones == []
     assert any(n.cls == "number" for n in notes_of(ed, "fact"))  # counts that count things are still noted
