@@ -51,7 +51,7 @@ def render_witness(renderer: Renderer, site: Site, w: WitnessJson, index: int, t
     mentions = [[a, b, f"{register}#{e}", name] for a, b, e, name in site.mentions.get(s, [])]
 
     def place(note: NoteJson) -> dict[str, Any]:
-        return {"href": f"#m{note['id']}", "label": "見文", "title": "回到本文中此處"}
+        return {"mark": True, "label": "見文", "title": "回到本文中此處"}  # the macro links to #m<id>
 
     def row(note: NoteJson) -> dict[str, Any] | None:
         if note["row"] not in site.row_at:
