@@ -15,12 +15,9 @@ from .editor_notes import editor_html, editor_markdown
 from .labels import KIND_LABELS, TAG_LABELS, emended
 from .notes import editor_fact, note_kind
 from .site_index import Site
-from .templating import MACROS, Renderer
+from .templating import MACROS, Renderer, fill, stand_in
 
 LEMMA_MAX = 16  # a longer lemma is shown as its first and last characters; the table has it in full
-# Stand-ins for a note's id and number while it is rendered apart (``note``): no input holds a NUL (a witness file
-# with a control character is refused by ``load.decode``, a YAML file with one by PyYAML), so only they can match.
-ID, NO = "\0id\0", "\0no\0"
 
 Place = Callable[[NoteJson], dict]  # a note -> the link back to where it stands ({"href", "label", "title"})
 
@@ -135,9 +132,9 @@ def _notes_html(renderer: Renderer, listed: list[dict[str, Any]], name: str) -> 
     10 x 50k: only the new one is rendered), then listed by the ``notes`` macro."""
     items = []
     for n in listed:
-        blank = {**n, "id": ID, "no": NO}
-        _, html = renderer.fragment("note", {**n, "id": "", "no": ""}, functools.partial(_note_html, blank))
-        items.append(html.replace(ID, n["id"]).replace(NO, n["no"]))  # markup: replace escapes what it puts in
+        blank = {**n, "id": stand_in("id"), "no": stand_in("no")}
+        _, html = renderer.fragment("note", blank, functools.partial(_note_html, blank))
+        items.append(fill(html, {"id": n["id"], "no": n["no"]}))
     return MACROS.notes(items, name)
 
 
