@@ -8,7 +8,9 @@ variable ``EDITION_SEEDS`` (used by the tests to build the site from other witne
 that folder lacks (``episodes.yaml`` …) are taken from ``seeds`` next to ``mkdocs.yml``.
 
 Every data file is read again on every build; the cache (kept for the life of the process, so
-across the rebuilds of ``mkdocs serve``) is keyed by content and never serves stale results.
+across the rebuilds of ``mkdocs serve``) is keyed by content and never serves stale results. It also
+keeps what MkDocs' Markdown conversion made of each page (``PageRenders``): MkDocs converts every page
+on every build, and Python-Markdown reads a generated page's HTML twice (half a seeds rebuild).
 
 Bad input (``EditionError``): ``mkdocs build`` fails with one message naming the file; under
 ``mkdocs serve`` the build goes on with the last good build's pages and downloads, every page
@@ -19,14 +21,17 @@ appear stuck"), and the next good save rebuilds the edition.
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import time
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
 
 from edition.engine.cache import digest
 from edition.engine.export import to_dict, to_json
@@ -142,6 +147,108 @@ def on_files(files: Files, config) -> Files:
         config.nav = _sync_nav(config.nav, list(pages))
     config.extra["edition_downloads"] = bool(downloads)  # none yet: overrides/main.html shows no links to them
     return files
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """What ``Page.render`` leaves on a page, and what it logged (a broken link's warning)."""
+
+    content: str
+    toc: object
+    title: str | None
+    anchors: set[str] | None
+    links: dict[str, dict[str, str]] | None  # linked page's src_uri -> {anchor: link}
+    records: tuple[logging.LogRecord, ...]
+
+
+class _Records(logging.Handler):
+    """Every log record while it is attached (to the root and to ``mkdocs``, which need not propagate)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: dict[int, logging.LogRecord] = {}
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records[id(record)] = record
+
+
+class PageRenders:
+    """MkDocs' ``Page.render`` (Markdown to HTML) through the site cache, so a ``serve`` rebuild converts only the
+    pages whose Markdown changed. Keyed by everything the conversion reads: the page's Markdown (after
+    ``on_page_markdown``), its source and address, every file's source, address and inclusion (links are
+    resolved against them) and the Markdown extensions with their settings and the validation levels; set
+    per build in ``on_nav``, when the files are final. A page taken from the cache logs again what its
+    conversion logged (``mkdocs build --strict`` counts the warnings), and its links point to this build's
+    files."""
+
+    def __init__(self) -> None:
+        self.build_key: tuple | None = None  # None outside a build this hook set up: render as MkDocs does
+        self._render = Page.render
+
+    def start(self, config, files: Files) -> None:
+        listed = "\n".join(f"{f.src_uri}\t{f.dest_uri}\t{f.url}\t{f.inclusion}" for f in files)
+        settings = repr((config.markdown_extensions, config.mdx_configs, config.validation))
+        self.build_key = (digest(listed), digest(settings))
+
+    def render(self, page: Page, config, files: Files) -> None:
+        if self.build_key is None or page.markdown is None:
+            self._render(page, config, files)
+            return
+        key = ("mkdocs-render", page.file.src_uri, page.file.url, digest(page.markdown), *self.build_key)
+        ran = []
+
+        def convert() -> Rendered:
+            ran.append(True)
+            return self._converted(page, config, files)
+
+        done = _cache.get(key, convert)
+        if ran:
+            return
+        page.content, page.toc, page._title_from_render = done.content, copy.deepcopy(done.toc), done.title
+        page.present_anchor_ids = None if done.anchors is None else set(done.anchors)
+        if done.links is not None:
+            page.links_to_anchors = {files.get_file_from_path(src): dict(a) for src, a in done.links.items()}
+        for record in done.records:
+            logging.getLogger(record.name).handle(record)
+
+    def _converted(self, page: Page, config, files: Files) -> Rendered:
+        catch = _Records()
+        loggers = (logging.getLogger(), logging.getLogger("mkdocs"))
+        for logger in loggers:
+            logger.addHandler(catch)
+        try:
+            self._render(page, config, files)
+        finally:
+            for logger in loggers:
+                logger.removeHandler(catch)
+        links = page.links_to_anchors
+        return Rendered(
+            page.content,
+            copy.deepcopy(page.toc),
+            page._title_from_render,
+            None if page.present_anchor_ids is None else set(page.present_anchor_ids),
+            None if links is None else {f.src_uri: dict(a) for f, a in links.items()},
+            tuple(catch.records.values()),
+        )
+
+
+_renders = PageRenders()
+
+
+def _render(page: Page, config, files: Files) -> None:
+    _renders.render(page, config, files)
+
+
+Page.render = _render  # every page renders through the cache; outside this hook's builds as MkDocs does
+
+
+def on_nav(nav, config, files: Files):
+    _renders.start(config, files)
+    return nav
+
+
+def on_post_build(config) -> None:
+    _renders.build_key = None
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:

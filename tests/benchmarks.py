@@ -4,16 +4,18 @@
     .venv/bin/python -m tests.benchmarks --sizes seeds,10x50k --repeats 3
     .venv/bin/python -m tests.benchmarks --sizes 10x100k --profile    # where the time goes (cProfile)
 
-The first table (medians over the runs, each run a fresh process; peak memory is the process's maximum
-resident set size):
+The first table (medians over the runs, each run a fresh process; wall seconds, and CPU seconds, which other
+processes on a shared machine do not inflate; peak memory is the process's maximum resident set size):
 
 - ``python -m edition export`` of the seeds, cold: a new interpreter, imports included, the JSON written;
 - ``mkdocs build`` of the site from the seeds (wall), and its part in the edition hook;
 - a ``mkdocs serve`` rebuild after one character of one witness changed: in one process, the site built once,
   then one character in the middle of the last witness (the first after a "，") replaced, the config loaded
-  again and the site built again, as the server does on a save (the hooks' caches and the segmenter kept);
+  again and the site built again, as the server does on a save (the hooks' caches and the segmenter kept),
+  and the same build's time as MkDocs reports it ("built in … seconds", without loading the config);
 - for each corpus size, the engine and the export (``total`` below) and the growth per doubling of the
-  corpus from the size before it (2 ** the slope of log time over log characters: 2.0 is linear).
+  corpus from the size before it (2 ** the slope of log time over log characters: 2.0 is linear), and up to
+  1M characters the edition hook's part of a rebuild after one character and its render ("rebuild" below).
 
 Sizes are ``seeds`` (the real witnesses) or ``NxL`` (N synthetic witnesses of
 about L characters, ``k``/``M`` suffixes allowed; see ``tests/synth.py``).
@@ -34,9 +36,11 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import logging
 import math
 import os
 import pstats
+import re
 import resource
 import shutil
 import statistics
@@ -89,21 +93,25 @@ def measure(folder: Path) -> dict[str, float]:
 
     jieba.initialize()
     t1 = time.perf_counter()
+    c1 = time.process_time()
     edition = build(folder)
     t2 = time.perf_counter()
     export = to_dict(edition)
     to_json(export)
     t3 = time.perf_counter()
+    c3 = time.process_time()
     render_site(export, {w.siglum: w.text for w in edition.witnesses})
     t4 = time.perf_counter()
     out = {f"stage:{name}": seconds for name, seconds in edition.timings.items()}
     out["start-up"] = t1 - t0
     out["stage:export"] = t3 - t2
     out["total"] = t3 - t1
+    out["total cpu"] = c3 - c1
     out["render"] = t4 - t3
     chars = sum(len(w.text) for w in edition.witnesses)
-    nan = float("nan")
-    out["rebuild"], out["rebuild render"] = _rebuild(folder) if chars <= REBUILD_MAX_CHARS else (nan, nan)
+    if chars <= REBUILD_MAX_CHARS:
+        rebuilt = _rebuild(folder)
+        out["rebuild"], out["rebuild render"], out["rebuild cpu"], out["rebuild render cpu"] = rebuilt
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out["chars"] = chars
     out["rows_n"] = sum(len(ep.rows) for ep in edition.episodes)
@@ -111,9 +119,10 @@ def measure(folder: Path) -> dict[str, float]:
     return out
 
 
-def _rebuild(folder: Path) -> tuple[float, float]:
+def _rebuild(folder: Path) -> tuple[float, float, float, float]:
     """Seconds of a ``mkdocs serve`` rebuild's edition part after an editor changes one character of one
-    witness (the hook's calls, with the ``SiteCache`` of a first build of the same folder), and of its render.
+    witness (the hook's calls, with the ``SiteCache`` of a first build of the same folder), and of its render:
+    wall, then CPU (on a shared machine the wall time also counts the other processes' turns).
 
     The folder is copied and built once; then one character in the middle of its last witness (the
     first after a "，") is replaced, and it is built again.
@@ -127,13 +136,14 @@ def _rebuild(folder: Path) -> tuple[float, float]:
 
     cache = SiteCache()
 
-    def hook_build(seeds: Path) -> float:  # hooks/edition_hook.py: _pages, then on_files' end_build
+    def hook_build(seeds: Path) -> tuple[float, float]:  # hooks/edition_hook.py: _pages, then on_files' end_build
         try:
-            edition = build(seeds, load_resources(data_folders(seeds, PROJECT)), cache)
+            resources = load_resources(data_folders(seeds, PROJECT))
+            edition = build(seeds, resources, cache)
             export = to_dict(edition)
-            t0 = time.perf_counter()
-            render_site(export, {w.siglum: w.text for w in edition.witnesses}, cache)
-            rendered = time.perf_counter() - t0
+            t0, c0 = time.perf_counter(), time.process_time()
+            render_site(export, {w.siglum: w.text for w in edition.witnesses}, cache, resources.variants)
+            rendered = (time.perf_counter() - t0, time.process_time() - c0)
             to_json(export)
             return rendered
         finally:
@@ -148,9 +158,9 @@ def _rebuild(folder: Path) -> tuple[float, float]:
         mid = text.find("，", len(text) // 2) + 1
         new = "又" if text[mid] != "又" else "亦"
         last.write_text(text[:mid] + new + text[mid + 1 :], encoding="utf-8")
-        t0 = time.perf_counter()
-        rendered = hook_build(copy)
-        return time.perf_counter() - t0, rendered
+        t0, c0 = time.perf_counter(), time.process_time()
+        rendered, rendered_cpu = hook_build(copy)
+        return time.perf_counter() - t0, rendered, time.process_time() - c0, rendered_cpu
 
 
 def run_child(folder: Path, timeout: float) -> dict[str, float] | None:
@@ -212,7 +222,7 @@ def mkdocs_child(site: str) -> dict[str, float]:
     config.plugins.on_startup(command="build", dirty=False)
     build(config)
     config.plugins.on_shutdown()
-    return {"wall": time.perf_counter() - t0, "hook": hook[0], "peak_mb": _peak_mb()}
+    return {"wall": time.perf_counter() - t0, "cpu": time.process_time(), "hook": hook[0], "peak_mb": _peak_mb()}
 
 
 def _peak_mb() -> float:
@@ -225,6 +235,7 @@ def export_cold(repeats: int, timeout: float) -> list[dict[str, float]]:
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as tmp:
             cmd = [sys.executable, "-m", "edition", "export", "--seeds", str(SEEDS), "--out", f"{tmp}/e.json"]
+            before = _children_cpu()
             t0 = time.perf_counter()
             try:
                 done = subprocess.run(cmd, cwd=ROOT, capture_output=True, timeout=timeout)
@@ -233,8 +244,14 @@ def export_cold(repeats: int, timeout: float) -> list[dict[str, float]]:
             wall = time.perf_counter() - t0
             if done.returncode == 0:
                 child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # the largest child so far
-                runs.append({"wall": wall, "peak_mb": child})
+                runs.append({"wall": wall, "cpu": _children_cpu() - before, "peak_mb": child})
     return runs
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of this process's finished children so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def serve_rebuilds(repeats: int, timeout: float) -> list[dict[str, float]]:
@@ -249,30 +266,49 @@ def serve_rebuilds(repeats: int, timeout: float) -> list[dict[str, float]]:
     return runs
 
 
+class _Reported(logging.Handler):
+    """The seconds MkDocs reports for a build ("Documentation built in 0.42 seconds")."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seconds = float("nan")
+
+    def emit(self, record: logging.LogRecord) -> None:
+        found = re.match(r"Documentation built in ([0-9.]+) seconds", record.getMessage())
+        if found:
+            self.seconds = float(found[1])
+
+
 def serve_child() -> dict[str, float]:
     """The seeds copied, the site built, one character of the last witness changed, the site built again in
-    the same process with the config loaded again (as `mkdocs serve` does on a save): the second build timed."""
+    the same process with the config loaded again (as `mkdocs serve` does on a save): the second build timed,
+    wall (with the config's loading), CPU, and as MkDocs reports it (its "built in … seconds")."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
+    reported = _Reported()
+    logger = logging.getLogger("mkdocs.commands.build")
+    logger.addHandler(reported)
+    logger.setLevel(logging.INFO)
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "seeds"
         shutil.copytree(SEEDS, copy)
         os.environ["EDITION_SEEDS"] = str(copy)
 
-        def rebuild() -> float:
-            t0 = time.perf_counter()
+        def rebuild() -> tuple[float, float]:
+            t0, c0 = time.perf_counter(), time.process_time()
             config = load_config(str(ROOT / "mkdocs.yml"), site_dir=f"{tmp}/site")
             config.plugins.on_startup(command="serve", dirty=False)
             build(config, serve_url="http://127.0.0.1:8000/")
-            return time.perf_counter() - t0
+            return time.perf_counter() - t0, time.process_time() - c0
 
-        first = rebuild()
+        first, _ = rebuild()
         last = sorted(copy.glob("*.txt"))[-1]
         text = last.read_text(encoding="utf-8-sig")
         mid = text.find("，", len(text) // 2) + 1
         last.write_text(text[:mid] + ("又" if text[mid] != "又" else "亦") + text[mid + 1 :], encoding="utf-8")
-        return {"first": first, "wall": rebuild(), "peak_mb": _peak_mb()}
+        wall, cpu = rebuild()
+        return {"first": first, "wall": wall, "cpu": cpu, "reported": reported.seconds, "peak_mb": _peak_mb()}
 
 
 def growth(results: dict[str, list[dict[str, float]]]) -> dict[str, float]:
@@ -290,25 +326,34 @@ def growth(results: dict[str, list[dict[str, float]]]) -> dict[str, float]:
 
 def summary(exports, builds, rebuilds, results) -> str:
     """The one table: what a person waits for, and how the engine scales."""
-    lines = ["| what | median s | runs | growth per doubling | peak RSS MB |", "|---|---|---|---|---|"]
+    head = "| what | median s | median CPU s | runs | growth per doubling | peak RSS MB |"
+    lines = [head, "|---|---|---|---|---|---|"]
 
-    def row(what: str, runs: list[dict[str, float]], key: str = "wall", grows: str = "") -> None:
+    def row(what: str, runs: list[dict[str, float]], key: str = "wall", cpu: str = "cpu", grows: str = "") -> None:
         if not runs:
-            lines.append(f"| {what} | not measured | 0 | | |")
+            lines.append(f"| {what} | not measured | | 0 | | |")
             return
-        median = statistics.median(r[key] for r in runs)
-        lines.append(f"| {what} | {median:.2f} | {len(runs)} | {grows} | {_median(runs, 'peak_mb'):.0f} |")
+        seconds = _median(runs, key)
+        used = f"{_median(runs, cpu):.2f}" if cpu in runs[0] else ""
+        lines.append(f"| {what} | {seconds:.2f} | {used} | {len(runs)} | {grows} | {_median(runs, 'peak_mb'):.0f} |")
 
     row("`python -m edition export` (seeds, cold)", exports)
     row("`mkdocs build` (seeds)", builds)
     if builds:
-        lines.append(f"| … of which the edition hook | {_median(builds, 'hook'):.2f} | {len(builds)} | | |")
-    row("`mkdocs serve` rebuild after one character of one witness (seeds)", rebuilds)
+        lines.append(f"| … of which the edition hook | {_median(builds, 'hook'):.2f} | | {len(builds)} | | |")
+    row("`mkdocs serve` rebuild after one character of one witness (seeds; with loading the config)", rebuilds)
+    if rebuilds:
+        lines.append(
+            f"| … as MkDocs reports it (built in) | {_median(rebuilds, 'reported'):.2f} | | {len(rebuilds)} | | |"
+        )
     grown = growth(results)
     for size, runs in results.items():
         chars = f"{int(runs[0]['chars']):,} characters" if runs else ""
         factor = f"×{grown[size]:.2f}" if size in grown else ""
-        row(f"engine + export, {size} ({chars})", runs, "total", factor)
+        row(f"engine + export, {size} ({chars})", runs, "total", "total cpu", factor)
+        if runs and "rebuild" in runs[0]:
+            row(f"… its rebuild after one character (the hook's part), {size}", runs, "rebuild", "rebuild cpu")
+            row(f"… of which the render, {size}", runs, "rebuild render", "rebuild render cpu")
     return "\n".join(lines)
 
 

@@ -15,6 +15,7 @@ server keeps): faster, and each mistake on its own.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import shutil
@@ -300,3 +301,97 @@ def test_an_editorial_quote_not_in_the_witness_shows_the_closest_words_then_the_
     assert "editorial.yaml, line 2" in body and "梁修元登上城头" in body
     editorial.write_text(good.replace("notes:\n", "notes:\n  - {witness: E, at: 片刻后, text: 校驗按語}\n"), "utf-8")
     assert "校驗按語" in hook.files()["edition.json"]
+
+
+# --- what a rebuild renders again ---------------------------------------------------------------------------------
+
+
+E_FILE, PAGE_E = "004_daa25951d5202fd2.txt", "witnesses/E.md"
+
+
+def _one_character_changed(seeds: Path, name: str) -> None:
+    """The first character after the first "，" past the middle of a witness replaced, as an editor's save would."""
+    path = seeds / name
+    text = path.read_text(encoding="utf-8-sig")
+    mid = text.find("，", len(text) // 2) + 1
+    path.write_text(text[:mid] + ("又" if text[mid] != "又" else "亦") + text[mid + 1 :], encoding="utf-8")
+
+
+def test_a_rebuild_after_a_save_changes_the_pages_that_show_the_witness_and_only_them(rebuilds, tmp_path):
+    """Through the hook's cache (pages, rows, notes, script forms kept from the first build): after one character
+    of witness E changes, E's page changes, every page is what a build from nothing makes of the new seeds, and a
+    page that does not show E (witness C's: E has no copy, and the change adds no note to renumber C's) is the
+    same as before."""
+    from edition.engine.export import to_dict
+    from edition.engine.pipeline import build
+    from edition.engine.resources import data_folders, load_resources
+    from edition.site.render import render_site
+
+    seeds, hook = rebuilds
+    before = hook.files()
+    _one_character_changed(seeds, E_FILE)
+    after = hook.files()
+    resources = load_resources(data_folders(seeds, ROOT))
+    edition = build(seeds, resources)
+    cold = render_site(to_dict(edition), {w.siglum: w.text for w in edition.witnesses}, None, resources.variants)
+    assert after[PAGE_E] != before[PAGE_E]
+    assert {path: after[path] for path in cold} == cold
+    assert after["witnesses/C.md"] == before["witnesses/C.md"]
+
+
+class _Collect(logging.Handler):
+    def __init__(self, into: list[str]) -> None:
+        super().__init__()
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.into.append(record.getMessage())
+
+
+@pytest.mark.slow
+def test_a_served_rebuild_converts_again_only_changed_pages_and_says_their_warnings_again(tmp_path, monkeypatch):
+    """Two builds in one process, as `mkdocs serve` makes them (MkDocs' Markdown conversion of a page kept by
+    the hook while its Markdown and the site's files are unchanged): after one character of witness E changes,
+    E's page is what a new process builds, C's page is the same as before, and a hand-written page with a broken
+    link warns on every build, converted or not."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    site = site_copy(tmp_path / "site")
+    (site / "docs" / "index.md").write_text(
+        (site / "docs" / "index.md").read_text(encoding="utf-8") + "\n[校驗](nowhere.md)\n", encoding="utf-8"
+    )
+    seeds = site / "seeds"
+    monkeypatch.setenv("EDITION_SEEDS", str(seeds))
+    monkeypatch.setenv("NO_MKDOCS_2_WARNING", "1")
+
+    def served(out: str, messages: list[str]) -> Path:
+        config = load_config(str(site / "mkdocs.yml"), site_dir=str(tmp_path / out))
+        config.plugins.on_startup(command="serve", dirty=False)
+        handler = _Collect(messages)
+        logging.getLogger("mkdocs").addHandler(handler)
+        try:
+            build(config, serve_url="http://127.0.0.1:8000/")
+        finally:
+            logging.getLogger("mkdocs").removeHandler(handler)
+            config.plugins.on_startup(command="build", dirty=False)
+        return tmp_path / out
+
+    warned: list[list[str]] = [[], []]
+    first = served("first", warned[0])
+    _one_character_changed(seeds, E_FILE)
+    second = served("second", warned[1])
+    cold = tmp_path / "cold"
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(site / "mkdocs.yml"), "-d", str(cold)],
+        cwd=tmp_path,
+        env={**os.environ, "EDITION_SEEDS": str(seeds), "PYTHONPATH": str(ROOT)},
+        check=True,
+        capture_output=True,
+    )
+    page_e, page_c = Path("witnesses/E/index.html"), Path("witnesses/C/index.html")
+    assert (second / page_e).read_bytes() != (first / page_e).read_bytes()
+    assert (second / page_e).read_bytes() == (cold / page_e).read_bytes()
+    assert (second / page_c).read_bytes() == (first / page_c).read_bytes() == (cold / page_c).read_bytes()
+    for messages in warned:
+        assert any("nowhere.md" in m for m in messages), messages

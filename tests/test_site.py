@@ -967,8 +967,10 @@ def test_serve_shows_the_error_and_recovers(tmp_path, monkeypatch):
     (seeds / "a.txt").write_text("李世民下令班師。", encoding="utf-8")
     (seeds / "catalogue.yaml").write_text("witnesses: [\n", encoding="utf-8")
     serve = Served(monkeypatch, seeds)
-    monkeypatch.setattr("hooks.edition_hook._last_good", LastGoodSite(), raising=False)
     config = load_config(str(ROOT / "mkdocs.yml"))
+    # the hook module MkDocs loaded (one per process, named by its path): no good build of an earlier test in this
+    # worker may stand in for this one's (patching "hooks.edition_hook" reached another copy of the module)
+    monkeypatch.setattr(config.hooks["hooks/edition_hook.py"], "_last_good", LastGoodSite())
     with pytest.raises(PluginError, match=r"catalogue\.yaml"):
         config.plugins.on_files(Files([]), config=config)
 

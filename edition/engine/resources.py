@@ -1,4 +1,4 @@
-"""The edition's data, loaded afresh for every build and passed to the stages explicitly.
+"""The edition's data, read afresh for every build (and parsed again when it changed), passed to the stages explicitly.
 
 An edition folder (``seeds/``) holds the witnesses and the editor's data files; what
 it lacks is looked up in the fallback folders (the project's own ``seeds/``), and the
@@ -102,9 +102,12 @@ def load_resources(folders: Sequence[Path], episodes_file: Path | None = None, e
     digest = hashlib.sha256()
     for p in files:
         digest.update(p.name.encode() + b"\0" + read_text(p).encode() + b"\0")
+    key = (files, digest.hexdigest())
+    if key in _LAST:
+        return _LAST[key]
     episodes, context = load_episodes(episodes_path)
     variants = load_variants(variant_paths)
-    return Resources(
+    resources = Resources(
         episodes=episodes,
         context=context,
         variants=variants,
@@ -115,6 +118,15 @@ def load_resources(folders: Sequence[Path], episodes_file: Path | None = None, e
         files=files,
         digest=digest.hexdigest(),
     )
+    _LAST.clear()
+    _LAST[key] = resources
+    return resources
+
+
+# The last resources parsed, by their files and a digest of their content: every file is still read on every call
+# (an edit shows on the next build), but a build of ``mkdocs serve`` parses them once, not once per hook (the
+# search hook reads the register too), and a rebuild whose data files are unchanged not at all.
+_LAST: dict[tuple[tuple[Path, ...], str], Resources] = {}
 
 
 def data_folders(seeds: Path, project: Path | None) -> list[Path]:

@@ -15,7 +15,7 @@ from .editor_notes import editor_html, editor_markdown
 from .labels import KIND_LABELS, TAG_LABELS, emended
 from .notes import editor_fact, note_kind
 from .site_index import Site
-from .templating import MACROS, Renderer
+from .templating import MACROS, Renderer, fill, stand_in
 
 LEMMA_MAX = 16  # a longer lemma is shown as its first and last characters; the table has it in full
 
@@ -39,7 +39,7 @@ def apparatus(
             }
             for note in site.listed(notes, forms)
         ]
-        key, out[name] = renderer.fragment(name, listed, functools.partial(_notes_html, listed, name))
+        key, out[name] = renderer.fragment(name, listed, functools.partial(_notes_html, renderer, listed, name))
         keys.append(key)
         out[f"{name}_count"] = len(listed)
     return keys, out
@@ -56,7 +56,7 @@ def reading_apparatus(
         {**_listed(note, no, place, _adopted_in(note, siglum)), "row": row, "again": {}}
         for note, no, place, row in entries
     ]
-    key, html = renderer.fragment("reading", listed, lambda: _notes_html(listed, "reading"))
+    key, html = renderer.fragment("reading", listed, lambda: _notes_html(renderer, listed, "reading"))
     return key, (len(listed), html)
 
 
@@ -126,14 +126,22 @@ def _listed(note: NoteJson, number: str, place: dict[str, Any], reading: bool = 
     return data
 
 
-def _notes_html(listed: list[dict[str, Any]], name: str) -> str:
-    """One list of a page's notes rendered by the ``notes`` macro (an editor's note as safe HTML)."""
-    return MACROS.notes(
-        [
-            {**n, "editor": _editor(n), "verdict_html": editor_html(n["verdict_text"]) if n["verdict_text"] else ""}
-            for n in listed
-        ],
-        name,
+def _notes_html(renderer: Renderer, listed: list[dict[str, Any]], name: str) -> str:
+    """One list of a page's notes: each rendered apart by the ``note`` macro and kept in the cache without its id and
+    number (a note added or dropped renumbers every later one on its page, and a reading text lists thousands at
+    10 x 50k: only the new one is rendered), then listed by the ``notes`` macro."""
+    items = []
+    for n in listed:
+        blank = {**n, "id": stand_in("id"), "no": stand_in("no")}
+        _, html = renderer.fragment("note", blank, functools.partial(_note_html, blank))
+        items.append(fill(html, {"id": n["id"], "no": n["no"]}))
+    return MACROS.notes(items, name)
+
+
+def _note_html(n: dict[str, Any]) -> str:
+    """One note rendered by the ``note`` macro (an editor's note as safe HTML)."""
+    return MACROS.note(
+        {**n, "editor": _editor(n), "verdict_html": editor_html(n["verdict_text"]) if n["verdict_text"] else ""}
     )
 
 

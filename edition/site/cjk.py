@@ -16,9 +16,16 @@ from markdown.preprocessors import Preprocessor
 # Han (with extensions and compatibility forms), CJK punctuation, full-width forms, and the quotes, dashes
 # and ellipsis Chinese text uses; inline emphasis or code marks around them do not separate them.
 _CJK = "\u2014\u2018\u2019\u201c\u201d\u2026\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
-_ENDS = re.compile(rf"[{_CJK}][*_`]*$")
+_CJK_CHAR = re.compile(rf"[{_CJK}]")
 _STARTS = re.compile(rf"^\s*[*_`\[]*[{_CJK}]")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def _ends_cjk(line: str) -> bool:
+    """Whether a line ends in a Chinese character (then inline emphasis or code marks). Looked at from its end: a
+    search for such an ending tries every character of the line, and a generated page's lines are whole tables."""
+    head = line.rstrip("*_`")
+    return bool(head) and _CJK_CHAR.match(head[-1]) is not None
 
 
 def join_lines(text: str) -> str:
@@ -27,7 +34,7 @@ def join_lines(text: str) -> str:
     for line in text.split("\n"):
         if _FENCE.match(line):
             fenced = not fenced
-        elif not fenced and out and _ENDS.search(out[-1]) and _STARTS.match(line):
+        elif not fenced and out and _ends_cjk(out[-1]) and _STARTS.match(line):
             out[-1] += line.lstrip()
             continue
         out.append(line)

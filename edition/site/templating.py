@@ -51,6 +51,21 @@ MACROS = ENV.get_template("macros.html.jinja").module  # its macros, called from
 TEMPLATES_DIGEST = digest("\0".join(f"{p.name}\0{p.read_text('utf-8')}" for p in sorted(TEMPLATES.glob("*.jinja"))))
 
 
+def stand_in(name: str) -> str:
+    """What a macro prints in place of a value filled in after (``fill``): a note's id or number, which a note added
+    before it changes. No input holds a NUL (a witness file with a control character is refused by
+    ``load.decode``, a YAML file with one by PyYAML), so no text of the edition can match it."""
+    return f"\0{name}\0"
+
+
+def fill(html: str, values: dict[str, str]) -> str:
+    """A macro's output with its stand-ins replaced by their values: it is markup, whose ``replace`` escapes what it
+    puts in."""
+    for name, value in values.items():
+        html = html.replace(stand_in(name), value)
+    return html
+
+
 def _key(what: str, name: str, inputs: Any) -> tuple:
     """A cache key made of everything a page or a fragment is rendered from, and of the templates."""
     data = json.dumps(inputs, ensure_ascii=False, sort_keys=True, separators=(",", ":"))

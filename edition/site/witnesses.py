@@ -21,7 +21,7 @@ from .apparatus import reading_apparatus
 from .labels import LACUNA_LABELS, LANGS, script_label
 from .paths import episode_page, url, witness_page
 from .site_index import Site, chars
-from .templating import Renderer
+from .templating import MACROS, Renderer, fill, stand_in
 from .text_pieces import other_script
 
 
@@ -51,7 +51,7 @@ def render_witness(renderer: Renderer, site: Site, w: WitnessJson, index: int, t
     mentions = [[a, b, f"{register}#{e}", name] for a, b, e, name in site.mentions.get(s, [])]
 
     def place(note: NoteJson) -> dict[str, Any]:
-        return {"href": f"#m{note['id']}", "label": "見文", "title": "回到本文中此處"}
+        return {"mark": True, "label": "見文", "title": "回到本文中此處"}  # the macro links to #m<id>
 
     def row(note: NoteJson) -> dict[str, Any] | None:
         if note["row"] not in site.row_at:
@@ -207,11 +207,30 @@ def _context(renderer: Renderer, w, text, episodes, outside, marks, mentions, la
         "members": members,
         "base": base,
         "episodes": listed_episodes,
-        "paragraphs": [p for p in paragraphs if any(x["pieces"] for x in p)],
+        "paragraphs": [_paragraph(renderer, p) for p in paragraphs if any(x["pieces"] for x in p)],
         "alt": other_script(renderer.forms, text),
         "notes": listed[1],
         "notes_count": listed[0],
     }
+
+
+def _paragraph(renderer: Renderer, parts: list[dict[str, Any]]) -> str:
+    """A paragraph rendered by the ``paragraph`` macro, kept in the cache without its marks' ids and numbers (a note
+    added before them renumbers them, and a witness at 10 x 50k has some 500 paragraphs): its marks are rendered as
+    stand-ins and filled in after. The offset each part was cut from (``interval``) is not printed."""
+    marks: dict[str, str] = {}
+    blank = []
+    for part in parts:
+        pieces = []
+        for piece in part["pieces"]:
+            if piece["mark"]:
+                k = len(marks) // 2
+                marks |= {f"id{k}": piece["mark"]["id"], f"no{k}": piece["mark"]["no"]}
+                piece = {**piece, "mark": {"id": stand_in(f"id{k}"), "no": stand_in(f"no{k}")}}
+            pieces.append(piece)
+        blank.append({**{key: v for key, v in part.items() if key != "interval"}, "pieces": pieces})
+    _, html = renderer.fragment("paragraph", blank, lambda: MACROS.paragraph(blank))
+    return fill(html, marks)
 
 
 def _adopted(renderer: Renderer, new: str, was: str) -> dict[str, Any]:
