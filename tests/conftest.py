@@ -22,6 +22,13 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--no-first-run"]  # fmt: skip
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The ``long`` tests first. Collected in file order, the TEI validation (half a minute) came near the end
+    and kept one worker busy after the other had run out; first, the other worker steals (``--dist worksteal``)
+    what is left of the busy one's queue."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 @pytest.fixture(scope="session")
 def seeds_edition():
     return build(ROOT / "seeds")

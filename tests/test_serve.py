@@ -166,6 +166,7 @@ def error_on_screen(browser, base: str, words: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.long
 def test_serve_rebuilds_on_a_save_shows_bad_input_and_recovers(tmp_path, request):
     """The edition is served from a folder outside the site (EDITION_SEEDS), which the server watches as it does
     ``seeds``; a broken save shows its error on every page the nav lists while the last good pages and downloads

@@ -404,6 +404,7 @@ def tree_bytes(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.long
 def test_the_site_is_byte_identical_across_fresh_processes(site, tmp_path):
     """Two new interpreters with different hash seeds build the same bytes, file for file (pages, downloads,
     search index), and the same as the module's build (a third process, its seed left random)."""
