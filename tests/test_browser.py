@@ -20,8 +20,6 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
 AXE = ROOT / ".venv" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 AXE_VERSION = "4.14.1"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--no-first-run"]  # fmt: skip
 EPISODE = "episodes/anshi-dialogue/"
 WIDTHS = {"desktop": (1366, 900), "phone": (390, 844)}
 PAGES = ["", "overview/", "conventions/", EPISODE, "episodes/withdrawal/", "episodes/liao-marshes/",
@@ -44,17 +42,6 @@ def site(built_site):
 @pytest.fixture(scope="module")
 def export(site):
     return json.loads((site / "edition.json").read_text(encoding="utf-8"))
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +87,7 @@ def desktop(browser):
 
 
 def shot(pg, name: str, full: bool = False) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
     width = pg.viewport_size["width"]
     pg.screenshot(path=ARTIFACTS / f"{name}-{width}.png", full_page=full)
 
