@@ -539,3 +539,20 @@ def test_an_article_agreed_on_is_no_fact(tmp_path):
     ones = [n.text for n in notes_of(ed, "fact") if n.cls == "number" and any(r.text == "一路" for r in n.readings)]
     assert ones == []
     assert any(n.cls == "number" for n in notes_of(ed, "fact"))  # counts that count things are still noted
+
+
+def test_men_under_arms_and_men_of_one_value_are_one_note(tmp_path):
+    """D's 三千飞骑 (a count of 兵) and the chronicles' 飛騎三千人 (a count of 人) are the emperor's one escort:
+    one note, not a note per measure (with every development witness they were two, 數目（兵） and 數目（人）,
+    both 所記同數; here the chronicles' 三千人 was in none)."""
+    from tests.kinds import edition_folder, kinds
+
+    files = [*kinds()["chronicle"], "211_popular_history.txt", "221_flashback_novel.txt"]
+    ed = build_folder(edition_folder(tmp_path / "w", files))
+    escort = [
+        n
+        for n in notes_of(ed, "fact")
+        if n.episode == "crown-prince" and n.cls == "number" and any("三千" in r.text for r in n.readings)
+    ]
+    assert len(escort) == 1, [n.text for n in escort]
+    assert {"三千", "三千人"} <= {r.text for r in escort[0].readings}

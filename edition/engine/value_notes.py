@@ -83,9 +83,14 @@ class ValueNotes:
         """Per row group: the numbers, dates or directions the texts give there, set against each other by
         measure (a month against months); ``skip``: the days stated for the whole edition (``_day_notes``)."""
         keys = sorted({x.key for xs in said.values() for x in xs})
+        men = self._men(said) if kind == "number" else None
+        if men is not None:
+            keys.remove("人")  # counted with the men under arms (兵): one value, one fact
         out = []
         for key in keys:
             slot = {s: next(x for x in xs if x.key == key) for s, xs in said.items() if any(x.key == key for x in xs)}
+            if key == "兵" and men is not None:
+                slot = men
             slot = {s: x for s, x in slot.items() if not self._article(x)}  # 一路 agreed by three is no fact
             if kind == "date" and {x.value for x in slot.values()} <= skip:
                 continue
@@ -110,6 +115,17 @@ class ValueNotes:
             # each wording listed (一百匹, 百匹, 一万人, 万人; not 四萬, 四万): a witness is quoted as it reads
             out.append((kind, label, self.q.worded(slot)))
         return out
+
+    def _men(self, said: dict[str, list[Said]]) -> dict[str, Said] | None:
+        """Where the texts of a group give men under arms (三千飛騎: 兵) and men (飛騎三千人: 人) as one value, each
+        text's first of them: the two are one count (the escort of 三千, one note, not one per measure)."""
+        slot = {
+            s: next(x for x in xs if x.key in ("兵", "人"))
+            for s, xs in said.items()
+            if any(x.key in ("兵", "人") for x in xs)
+        }
+        keys = {x.key for x in slot.values()}
+        return slot if keys == {"兵", "人"} and len({x.value for x in slot.values()}) == 1 else None
 
     def _day_notes(self, everything: dict[str, list[Said]]) -> dict[str, tuple[Reading, ...]]:
         """A day given by month and day (九月十八日, 十月丙申) is one day wherever a text tells it: three
