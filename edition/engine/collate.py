@@ -21,6 +21,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from rapidfuzz.distance import Indel, Opcodes
 
@@ -33,8 +34,10 @@ QUOTE_KEYS = {"Q", "q"}
 QUOTE_MARKS = {"\x00" + k for k in QUOTE_KEYS}
 
 
-@dataclass(frozen=True)
-class Tok:
+class Tok(NamedTuple):
+    """One character as compared (a named tuple: a copy of 100k characters makes a million of them, and a frozen
+    dataclass costs four times as much to make)."""
+
     t: str
     n: str  # compared form; marks are "\x00" + their kind
     at: int
@@ -62,17 +65,18 @@ class Letters:
         return Tok(self.shown[k], key, self.at[k], key.startswith("\x00"))
 
 
-def anchors(a: str, b: str, k: int, spacing: int) -> list[tuple[int, int]]:
-    """Letter positions (in a, in b) of stretches found once in each, in the same order, ``spacing`` apart."""
+def unique(s: str, k: int) -> dict[str, int]:
+    """Each stretch of ``k`` letters of ``s``: where it stands, or -1 where it is found more than once."""
+    seen: dict[str, int] = {}
+    for i in range(0, len(s) - k + 1):
+        g = s[i : i + k]
+        seen[g] = -1 if g in seen else i
+    return seen
 
-    def unique(s: str) -> dict[str, int]:
-        seen: dict[str, int] = {}
-        for i in range(0, len(s) - k + 1):
-            g = s[i : i + k]
-            seen[g] = -1 if g in seen else i
-        return seen
 
-    ua, ub = unique(a), unique(b)
+def anchors(ua: dict[str, int], ub: dict[str, int], spacing: int) -> list[tuple[int, int]]:
+    """Letter positions (in a, in b) of stretches found once in each (``ua``, ``ub``: see ``unique``), in the same
+    order, ``spacing`` apart."""
     pairs = sorted((i, ub[g]) for g, i in ua.items() if i >= 0 and ub.get(g, -1) >= 0)
     # longest increasing subsequence of the positions in b (patience sorting)
     tails: list[int] = []
@@ -100,14 +104,26 @@ def anchors(a: str, b: str, k: int, spacing: int) -> list[tuple[int, int]]:
     return out
 
 
-def _chunks(base: Tokens, copy: Tokens, params: Params) -> Iterator[tuple[int, int, int, int]]:
+class Base:
+    """A family's base as its copies are compared with it: its tokens, its letters (``Letters``) and its stretches
+    of ``anchor`` letters (``unique``) -- made once for the family, not again for each copy."""
+
+    def __init__(self, tokens: Tokens, anchor: int) -> None:
+        self.tokens = tokens
+        self.letters = Letters(tokens)
+        self.grams = unique(tokens.n, anchor)
+
+
+def _chunks(base: Base, copy: Tokens, params: Params) -> Iterator[tuple[int, int, int, int]]:
     """(base start, base end, copy start, copy end) text ranges, cut before anchored letters."""
-    cuts = [(base.at[i], copy.at[j]) for i, j in anchors(base.n, copy.n, params.anchor, params.chunk) if i and j]
+    at = base.tokens.at
+    pairs = anchors(base.grams, unique(copy.n, params.anchor), params.chunk)
+    cuts = [(at[i], copy.at[j]) for i, j in pairs if i and j]
     prev = (0, 0)
     for cb, cc in cuts:
         yield prev[0], cb, prev[1], cc
         prev = (cb, cc)
-    yield prev[0], len(base.text), prev[1], len(copy.text)
+    yield prev[0], len(base.tokens.text), prev[1], len(copy.text)
 
 
 def _differences(
@@ -357,16 +373,17 @@ class Collation:
     quote_styles: int  # quote marks written in another style than the base's (normalised silently)
 
 
-def compare(family: Family, base: Tokens, siglum: str, copy: Tokens, quiet: Silence, params: Params) -> Collation:
+def compare(family: Family, based: Base, siglum: str, copy: Tokens, quiet: Silence, params: Params) -> Collation:
     """Every difference between one copy and the base of its family, and where the copy breaks off;
     ``quiet`` says what is normalised silently between them. One copy at a time, so a rebuild after an
     edit to one copy compares only that one again."""
     notes: list[Note] = []
     lacunae: list[Lacuna] = []
     quote_count = 0
-    seq_base, seq_copy = Letters(base), Letters(copy)
+    base = based.tokens
+    seq_base, seq_copy = based.letters, Letters(copy)
     diffs: list[tuple[str, list[Tok], list[Tok], int, int]] = []
-    for bs, be, cs, ce in _chunks(base, copy, params):
+    for bs, be, cs, ce in _chunks(based, copy, params):
         ra, rb = seq_base.span(bs, be), seq_copy.span(cs, ce)
         ops = Indel.opcodes(seq_base.keys[ra[0] : ra[1]], seq_copy.keys[rb[0] : rb[1]])  # one alignment for both
         quote_count += quotes(seq_base, seq_copy, ops, ra, rb)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from array import array
 from collections import Counter
 
-from .collate import anchors
+from .collate import anchors, unique
 from .model import Family, Segment, Tokens
 
 Labels = dict[str, tuple[str | None, ...]]
@@ -27,7 +27,7 @@ def shared_letters(base: str, copy: str, k: int) -> array:
     its own (or words moved elsewhere): anchored stretches of ``k`` letters, and the gaps between two of them
     that are as long in both texts."""
     into = array("i", [-1]) * len(copy)
-    chain = anchors(base, copy, k, 1)
+    chain = anchors(unique(base, k), unique(copy, k), 1)
     prev: tuple[int, int] | None = None
     for i, j in chain:
         if prev is not None:
