@@ -44,6 +44,18 @@ class Tok(NamedTuple):
     mark: bool
 
 
+_MARKS: dict[str, str] = {}  # a mark's key -> the character that stands for it in ``Letters.compared``
+
+
+def _mark_char(key: str) -> str:
+    """One character for a mark's key ("\x00" and its kind, which may be several characters): one of the private
+    use plane's, which is never a letter's key (``is_mark`` holds those characters marks), one for each key."""
+    char = _MARKS.get(key)
+    if char is None:
+        char = _MARKS[key] = chr(0xF0000 + len(_MARKS))
+    return char
+
+
 class Letters:
     """A witness as compared within its family: every character but spaces, with its compared form
     (a letter's, or "\x00" and a mark's kind) and its offset -- made once, sliced per chunk."""
@@ -55,6 +67,9 @@ class Letters:
         self.at = [i for i, ch in enumerate(text) if not ch.isspace()]
         self.keys = [letter[i] if i in letter else "\x00" + punct_key(text[i]) for i in self.at]
         self.shown = "".join(text[i] for i in self.at)
+        # the keys as one string, a character each (a mark's key as the one ``_mark_char`` gives it): the
+        # alignment compares strings a tenth faster than lists, and the same keys are equal in both
+        self.compared = "".join(key if key[0] != "\x00" else _mark_char(key) for key in self.keys)
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The sequence indices of the characters in ``text[start:end]``."""
@@ -385,7 +400,7 @@ def compare(family: Family, based: Base, siglum: str, copy: Tokens, quiet: Silen
     diffs: list[tuple[str, list[Tok], list[Tok], int, int]] = []
     for bs, be, cs, ce in _chunks(based, copy, params):
         ra, rb = seq_base.span(bs, be), seq_copy.span(cs, ce)
-        ops = Indel.opcodes(seq_base.keys[ra[0] : ra[1]], seq_copy.keys[rb[0] : rb[1]])  # one alignment for both
+        ops = Indel.opcodes(seq_base.compared[ra[0] : ra[1]], seq_copy.compared[rb[0] : rb[1]])  # one for both
         quote_count += quotes(seq_base, seq_copy, ops, ra, rb)
         for d in _differences(seq_base, seq_copy, ops, ra, rb, be, ce):
             for part in _apart(d):
