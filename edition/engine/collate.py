@@ -154,22 +154,24 @@ def _differences(
 
     for tag, i0, i1, j0, j1 in _blocks(ops, a0, b0):
         if tag == "equal":
-            sa, sb = a.shown, b.shown
-            if sa[i0:i1] == sb[j0:j1]:
+            sa, sb = a.shown[i0:i1], b.shown[j0:j1]
+            if sa == sb:
                 continue
-            k = 0
-            while k < i1 - i0:  # characters compared as they stand; tokens made only where they differ
-                if sa[i0 + k] == sb[j0 + k] or a.keys[i0 + k] in QUOTE_MARKS:
-                    k += 1
+            # characters compared as they stand; tokens made only where they differ: a run of differing
+            # characters, all letters or all marks, is one difference (a quote style alone passes silently)
+            differ = [k for k, (x, y) in enumerate(zip(sa, sb, strict=True)) if x != y]
+            keys, d = a.keys, 0
+            while d < len(differ):
+                k = differ[d]
+                if keys[i0 + k] in QUOTE_MARKS:
+                    d += 1
                     continue
-                x, y = a.tok(i0 + k), b.tok(j0 + k)
-                m = k
-                while m < i1 - i0 and sa[i0 + m] != sb[j0 + m] and a.keys[i0 + m].startswith("\x00") == x.mark:
-                    m += 1
+                mark, m = keys[i0 + k].startswith("\x00"), k
+                while d < len(differ) and differ[d] == m and keys[i0 + m].startswith("\x00") == mark:
+                    d, m = d + 1, m + 1
                 ta = [a.tok(i0 + q) for q in range(k, m)]
                 tb = [b.tok(j0 + q) for q in range(k, m)]
-                yield ("punctuation" if x.mark else "orthographic"), ta, tb, x.at, y.at
-                k = m
+                yield ("punctuation" if mark else "orthographic"), ta, tb, ta[0].at, tb[0].at
             continue
         ta = [a.tok(q) for q in range(i0, i1)]
         tb = [b.tok(q) for q in range(j0, j1)]
