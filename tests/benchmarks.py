@@ -17,8 +17,10 @@ processes on a shared machine do not inflate; peak memory is the process's maxim
   corpus from the size before it (2 ** the slope of log time over log characters: 2.0 is linear), and up to
   1M characters the edition hook's part of a rebuild after one character and its render ("rebuild" below).
 
-Sizes are ``seeds`` (the real witnesses) or ``NxL`` (N synthetic witnesses of
-about L characters, ``k``/``M`` suffixes allowed; see ``tests/synth.py``).
+Sizes are ``seeds`` (the real witnesses), ``NxL`` (N synthetic witnesses of
+about L characters, ``k``/``M`` suffixes allowed; see ``tests/synth.py``), or
+the path of a folder of witnesses (a corpus another generator made: one
+whose copies reorder their paragraphs collates and scales otherwise).
 In the second table, "start-up" (importing the engine and the site
 renderer, loading jieba's dictionary) is timed apart from the stages, and
 "total" is the engine's stages plus the export after it. "render" is a cold
@@ -69,6 +71,8 @@ def corpus(size: str, seed: int, workdir: Path) -> Path:
     """The folder of witnesses for ``size`` (generated once per size and seed, then reused)."""
     if size == "seeds":
         return SEEDS
+    if Path(size).is_dir():
+        return Path(size)
     n, length = parse_size(size)
     folder = workdir / f"{size}-seed{seed}"
     if not (folder / f"{n - 1:03d}_synth.txt").exists():

@@ -152,6 +152,19 @@ def test_every_character_difference_of_a_close_pair_is_noted(tmp_path):
     assert notes == [("orthographic", "後", "后"), ("substantive", "萬", "千"), ("punctuation", "。", "")]
 
 
+def test_the_compared_string_keeps_one_character_a_key_and_their_equalities():
+    """The alignment reads each letter's and mark's key as one character of a string (a mark's key, "\x00" and its
+    kind, as a private-use character): equal keys stay equal, distinct ones distinct, and no mark reads as a letter."""
+    from edition.engine.collate import Letters
+
+    text = "「城主」曰：“善。”…… 城主曰,善!"
+    seq = Letters(NORM.tokenise(Witness(WitnessMeta("x.txt", "X", "x"), text, "Hant")))
+    assert len(seq.compared) == len(seq.keys)
+    pairs = list(zip(seq.keys, seq.compared, strict=True))
+    assert all((k1 == k2) == (c1 == c2) for k1, c1 in pairs for k2, c2 in pairs)
+    assert {c for k, c in pairs if not k.startswith("\x00")}.isdisjoint(c for k, c in pairs if k.startswith("\x00"))
+
+
 def test_an_edition_without_the_commentary_lacks_each_note_whole(tmp_path):
     """通鑑 with 胡三省's interlinear notes against a punctuated Simplified copy without them: each missing
     note is one omission labelled 注文, both brackets inside it; the text's real variants stay apart."""

@@ -21,6 +21,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from rapidfuzz.distance import Indel, Opcodes
 
@@ -33,12 +34,26 @@ QUOTE_KEYS = {"Q", "q"}
 QUOTE_MARKS = {"\x00" + k for k in QUOTE_KEYS}
 
 
-@dataclass(frozen=True)
-class Tok:
+class Tok(NamedTuple):
+    """One character as compared (a named tuple: a copy of 100k characters makes a million of them, and a frozen
+    dataclass costs four times as much to make)."""
+
     t: str
     n: str  # compared form; marks are "\x00" + their kind
     at: int
     mark: bool
+
+
+_MARKS: dict[str, str] = {}  # a mark's key -> the character that stands for it in ``Letters.compared``
+
+
+def _mark_char(key: str) -> str:
+    """One character for a mark's key ("\x00" and its kind, which may be several characters): one of the private
+    use plane's, which is never a letter's key (``is_mark`` holds those characters marks), one for each key."""
+    char = _MARKS.get(key)
+    if char is None:
+        char = _MARKS[key] = chr(0xF0000 + len(_MARKS))
+    return char
 
 
 class Letters:
@@ -52,6 +67,9 @@ class Letters:
         self.at = [i for i, ch in enumerate(text) if not ch.isspace()]
         self.keys = [letter[i] if i in letter else "\x00" + punct_key(text[i]) for i in self.at]
         self.shown = "".join(text[i] for i in self.at)
+        # the keys as one string, a character each (a mark's key as the one ``_mark_char`` gives it): the
+        # alignment compares strings a tenth faster than lists, and the same keys are equal in both
+        self.compared = "".join(key if key[0] != "\x00" else _mark_char(key) for key in self.keys)
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The sequence indices of the characters in ``text[start:end]``."""
@@ -62,17 +80,18 @@ class Letters:
         return Tok(self.shown[k], key, self.at[k], key.startswith("\x00"))
 
 
-def anchors(a: str, b: str, k: int, spacing: int) -> list[tuple[int, int]]:
-    """Letter positions (in a, in b) of stretches found once in each, in the same order, ``spacing`` apart."""
+def unique(s: str, k: int) -> dict[str, int]:
+    """Each stretch of ``k`` letters of ``s``: where it stands, or -1 where it is found more than once."""
+    seen: dict[str, int] = {}
+    for i in range(0, len(s) - k + 1):
+        g = s[i : i + k]
+        seen[g] = -1 if g in seen else i
+    return seen
 
-    def unique(s: str) -> dict[str, int]:
-        seen: dict[str, int] = {}
-        for i in range(0, len(s) - k + 1):
-            g = s[i : i + k]
-            seen[g] = -1 if g in seen else i
-        return seen
 
-    ua, ub = unique(a), unique(b)
+def anchors(ua: dict[str, int], ub: dict[str, int], spacing: int) -> list[tuple[int, int]]:
+    """Letter positions (in a, in b) of stretches found once in each (``ua``, ``ub``: see ``unique``), in the same
+    order, ``spacing`` apart."""
     pairs = sorted((i, ub[g]) for g, i in ua.items() if i >= 0 and ub.get(g, -1) >= 0)
     # longest increasing subsequence of the positions in b (patience sorting)
     tails: list[int] = []
@@ -100,14 +119,26 @@ def anchors(a: str, b: str, k: int, spacing: int) -> list[tuple[int, int]]:
     return out
 
 
-def _chunks(base: Tokens, copy: Tokens, params: Params) -> Iterator[tuple[int, int, int, int]]:
+class Base:
+    """A family's base as its copies are compared with it: its tokens, its letters (``Letters``) and its stretches
+    of ``anchor`` letters (``unique``) -- made once for the family, not again for each copy."""
+
+    def __init__(self, tokens: Tokens, anchor: int) -> None:
+        self.tokens = tokens
+        self.letters = Letters(tokens)
+        self.grams = unique(tokens.n, anchor)
+
+
+def _chunks(base: Base, copy: Tokens, params: Params) -> Iterator[tuple[int, int, int, int]]:
     """(base start, base end, copy start, copy end) text ranges, cut before anchored letters."""
-    cuts = [(base.at[i], copy.at[j]) for i, j in anchors(base.n, copy.n, params.anchor, params.chunk) if i and j]
+    at = base.tokens.at
+    pairs = anchors(base.grams, unique(copy.n, params.anchor), params.chunk)
+    cuts = [(at[i], copy.at[j]) for i, j in pairs if i and j]
     prev = (0, 0)
     for cb, cc in cuts:
         yield prev[0], cb, prev[1], cc
         prev = (cb, cc)
-    yield prev[0], len(base.text), prev[1], len(copy.text)
+    yield prev[0], len(base.tokens.text), prev[1], len(copy.text)
 
 
 def _differences(
@@ -123,22 +154,24 @@ def _differences(
 
     for tag, i0, i1, j0, j1 in _blocks(ops, a0, b0):
         if tag == "equal":
-            sa, sb = a.shown, b.shown
-            if sa[i0:i1] == sb[j0:j1]:
+            sa, sb = a.shown[i0:i1], b.shown[j0:j1]
+            if sa == sb:
                 continue
-            k = 0
-            while k < i1 - i0:  # characters compared as they stand; tokens made only where they differ
-                if sa[i0 + k] == sb[j0 + k] or a.keys[i0 + k] in QUOTE_MARKS:
-                    k += 1
+            # characters compared as they stand; tokens made only where they differ: a run of differing
+            # characters, all letters or all marks, is one difference (a quote style alone passes silently)
+            differ = [k for k, (x, y) in enumerate(zip(sa, sb, strict=True)) if x != y]
+            keys, d = a.keys, 0
+            while d < len(differ):
+                k = differ[d]
+                if keys[i0 + k] in QUOTE_MARKS:
+                    d += 1
                     continue
-                x, y = a.tok(i0 + k), b.tok(j0 + k)
-                m = k
-                while m < i1 - i0 and sa[i0 + m] != sb[j0 + m] and a.keys[i0 + m].startswith("\x00") == x.mark:
-                    m += 1
+                mark, m = keys[i0 + k].startswith("\x00"), k
+                while d < len(differ) and differ[d] == m and keys[i0 + m].startswith("\x00") == mark:
+                    d, m = d + 1, m + 1
                 ta = [a.tok(i0 + q) for q in range(k, m)]
                 tb = [b.tok(j0 + q) for q in range(k, m)]
-                yield ("punctuation" if x.mark else "orthographic"), ta, tb, x.at, y.at
-                k = m
+                yield ("punctuation" if mark else "orthographic"), ta, tb, ta[0].at, tb[0].at
             continue
         ta = [a.tok(q) for q in range(i0, i1)]
         tb = [b.tok(q) for q in range(j0, j1)]
@@ -357,18 +390,19 @@ class Collation:
     quote_styles: int  # quote marks written in another style than the base's (normalised silently)
 
 
-def compare(family: Family, base: Tokens, siglum: str, copy: Tokens, quiet: Silence, params: Params) -> Collation:
+def compare(family: Family, based: Base, siglum: str, copy: Tokens, quiet: Silence, params: Params) -> Collation:
     """Every difference between one copy and the base of its family, and where the copy breaks off;
     ``quiet`` says what is normalised silently between them. One copy at a time, so a rebuild after an
     edit to one copy compares only that one again."""
     notes: list[Note] = []
     lacunae: list[Lacuna] = []
     quote_count = 0
-    seq_base, seq_copy = Letters(base), Letters(copy)
+    base = based.tokens
+    seq_base, seq_copy = based.letters, Letters(copy)
     diffs: list[tuple[str, list[Tok], list[Tok], int, int]] = []
-    for bs, be, cs, ce in _chunks(base, copy, params):
+    for bs, be, cs, ce in _chunks(based, copy, params):
         ra, rb = seq_base.span(bs, be), seq_copy.span(cs, ce)
-        ops = Indel.opcodes(seq_base.keys[ra[0] : ra[1]], seq_copy.keys[rb[0] : rb[1]])  # one alignment for both
+        ops = Indel.opcodes(seq_base.compared[ra[0] : ra[1]], seq_copy.compared[rb[0] : rb[1]])  # one for both
         quote_count += quotes(seq_base, seq_copy, ops, ra, rb)
         for d in _differences(seq_base, seq_copy, ops, ra, rb, be, ce):
             for part in _apart(d):

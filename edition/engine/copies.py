@@ -16,18 +16,18 @@ from __future__ import annotations
 from array import array
 from collections import Counter
 
-from .collate import anchors
+from .collate import anchors, unique
 from .model import Family, Segment, Tokens
 
 Labels = dict[str, tuple[str | None, ...]]
 
 
-def shared_letters(base: str, copy: str, k: int) -> array:
-    """For each letter of ``copy``, the index of the same letter in ``base``, or -1 where the copy has words of
+def shared_letters(base: dict[str, int], copy: str, k: int) -> array:
+    """For each letter of ``copy``, the index of the same letter in the base, or -1 where the copy has words of
     its own (or words moved elsewhere): anchored stretches of ``k`` letters, and the gaps between two of them
-    that are as long in both texts."""
+    that are as long in both texts. ``base``: the base's stretches (``collate.unique``), made once per family."""
     into = array("i", [-1]) * len(copy)
-    chain = anchors(base, copy, k, 1)
+    chain = anchors(base, unique(copy, k), 1)
     prev: tuple[int, int] | None = None
     for i, j in chain:
         if prev is not None:
@@ -106,8 +106,9 @@ def follow_base(
             continue
         base = tokens[fam.base]
         own_base = letter_labels(segments[fam.base], labels[fam.base], len(base.n))
+        grams = unique(base.n, k)
         members = {
-            s: (shared_letters(base.n, tokens[s].n, k), segments[s], labels[s]) for s in fam.members if s != fam.base
+            s: (shared_letters(grams, tokens[s].n, k), segments[s], labels[s]) for s in fam.members if s != fam.base
         }
         family = family_labels(own_base, members)
         identity = array("i", range(len(base.n)))

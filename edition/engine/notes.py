@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from .cache import Cache, digest
-from .collate import Silence, combine, compare
+from .collate import Base, Collation, Silence, combine, compare
 from .edits import Counts, Edits
 from .facts import Facts
 from .model import EpisodeResult, Family, Lacuna, Note, Reading, Span, Tokens, Witness
@@ -164,13 +164,17 @@ def annotate(
     everything = tuple(keys.values())
     script = {w.siglum: w.script for w in witnesses}
     quiet = {s: Silence.between(script[f.base], script[s], bool({s, f.base} & bare)) for f in fams for s in f.members}
+    bases: dict[str, Base] = {}  # made on a family's first comparison: a rebuild may compare none
+
+    def against_base(f: Family, siglum: str) -> Collation:
+        if f.base not in bases:
+            bases[f.base] = Base(tokens[f.base], resources.params.anchor)
+        return compare(f, bases[f.base], siglum, tokens[siglum], quiet[siglum], resources.params)
+
     collated = [
         combine(
             [
-                cache.get(
-                    ("compare", f.id, keys[f.base], keys[s], quiet[s]),
-                    partial(compare, f, tokens[f.base], s, tokens[s], quiet[s], resources.params),
-                )
+                cache.get(("compare", f.id, keys[f.base], keys[s], quiet[s]), partial(against_base, f, s))
                 for s in f.members
                 if s != f.base
             ]

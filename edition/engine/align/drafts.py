@@ -35,16 +35,6 @@ def add_weights(into: dict[str, float], weights: dict[str, float]) -> None:
 Bead = tuple[int, int, int, int]  # (i, a, j, b): the witness's segments i..i+a-1 answer rows j..j+b-1
 
 
-class Texts:
-    """What ``Blocks`` finds of texts alone, kept for the whole alignment of an episode (every pass): a text's
-    dot product with another text, and twice the cosine of two texts, as a row's readings of one text each
-    give them."""
-
-    def __init__(self) -> None:
-        self.against: dict[tuple[str, str], float] = {}
-        self.pairs: dict[tuple[str, str], float] = {}
-
-
 def reach(rows: list[Draft], siglum: str, k: int) -> int:
     """The last row the witness's cell in row ``k`` covers."""
     end = k

@@ -10,12 +10,84 @@ from itertools import chain
 from operator import add
 
 from ..model import Segment
-from .drafts import Draft, Texts, add_weights
+from .drafts import Draft, add_weights
 from .search import Names, Vec, grams
 
 
+class Readings:
+    """What ``Blocks`` finds of runs of texts ("readings"), kept for an episode's whole alignment: a reading's
+    number, summed vector and squared norm; a text's dot product with a reading; twice the cosine of two
+    readings; the norm of a row as a whole from the readings its witnesses give it, in their order.
+
+    Each depends on the texts alone, never on the rows, so every pass of the alignment (one per witness, and
+    each takes a witness out and puts it back) finds again what the passes before it found: rows the pass does
+    not touch read as they did. Made per pass, the sums of a row of many copies were made again pass after
+    pass, and their cost grew with the square of the witnesses.
+    """
+
+    def __init__(self, vecs: dict[str, Vec]) -> None:
+        self.vecs = vecs
+        self._ids: dict[tuple[str, ...], int] = {}  # a run of texts -> its reading's number
+        self.sums: list[dict[str, float]] = []  # by number: the reading's summed vector
+        self.norms2: list[float] = []  # by number: its squared norm
+        self._against: dict[tuple[str, int], float] = {}
+        self._pairs: dict[tuple[int, int], float] = {}
+        self._spreads: dict[tuple[int, ...], float] = {}
+
+    def reading(self, texts: tuple[str, ...]) -> int:
+        """The number of a run of texts; its summed vector and squared norm are made when it is first seen (a
+        run one text longer than another adds that text's weights to a copy of the shorter run's sum)."""
+        k = self._ids.get(texts)
+        if k is None:
+            if len(texts) == 1:  # one text: its own weights (a sum of one is that one)
+                vec = self.vecs[texts[0]]
+                into, square = vec.weights, vec.square
+            else:
+                into = dict(self.sums[self.reading(texts[:-1])])
+                add_weights(into, self.vecs[texts[-1]].weights)
+                square = sum(x * x for x in into.values())
+            k = self._ids[texts] = len(self.sums)
+            self.sums.append(into)
+            self.norms2.append(square)
+        return k
+
+    def against(self, x: str, k: int) -> float:
+        """The dot product of one text with reading ``k``'s summed vector."""
+        value = self._against.get((x, k))
+        if value is None:
+            a, theirs = self.vecs[x].weights, self.sums[k]
+            value = self._against[(x, k)] = sum(v * theirs[g] for g, v in a.items() if g in theirs)
+        return value
+
+    def pair(self, ka: int, kb: int) -> float:
+        """Twice the cosine of two readings, as ``spread`` adds it up."""
+        va, vb = self.sums[ka], self.sums[kb]
+        key = (ka, kb) if len(va) == len(vb) or ka <= kb else (kb, ka)  # the smaller is iterated: either order
+        value = self._pairs.get(key)
+        if value is None:
+            x, y = (va, vb) if len(va) <= len(vb) else (vb, va)
+            norms = math.sqrt(self.norms2[ka] * self.norms2[kb])
+            value = self._pairs[key] = 2 * sum(w * y[g] for g, w in x.items() if g in y) / norms
+        return value
+
+    def spread(self, order: tuple[int, ...]) -> float:
+        """The norm of a row as a whole whose witnesses read the readings ``order`` (by number, in the row's order
+        of witnesses): the sum of their texts, each witness's of unit length (from the dot products of those
+        texts, so the sum itself is never built; witnesses that read alike share theirs)."""
+        value = self._spreads.get(order)
+        if value is None:
+            readings = list(dict.fromkeys(order))
+            at = {k: g for g, k in enumerate(readings)}
+            seats = [at[k] for k in order]
+            twice = [[self.pair(a, b) for b in readings] for a in readings]
+            pairs = chain.from_iterable(map(twice[g].__getitem__, seats[n + 1 :]) for n, g in enumerate(seats))
+            value = self._spreads[order] = math.sqrt(reduce(add, pairs, float(len(order))))
+        return value
+
+
 class Blocks:
-    """Similarities of runs of a witness's segments with runs of rows (each row witness by witness).
+    """Similarities of runs of a witness's segments with runs of rows (each row witness by witness), in one pass
+    of the alignment.
 
     A run's vector is the sum of its texts' vectors. The rows' side is summed once per run of rows and
     witness (a row may hold many texts of one witness), so a segment's likeness to it is one sparse dot
@@ -24,24 +96,16 @@ class Blocks:
     text's dot products.
 
     The rows' side is kept by what it says, not by whose it is: witnesses that read alike in a run of rows
-    (copies of one text mostly do) share one reading -- a number, its summed vector and its dot product with
-    each text -- so a row of many copies costs about what a row of its few distinct readings costs.
+    (copies of one text mostly do) share one reading (see ``Readings``, kept for every pass) -- so a row of
+    many copies costs about what a row of its few distinct readings costs.
     """
 
-    def __init__(
-        self, segs: list[Segment], rows: list[Draft], vecs: dict[str, Vec], idf: dict[str, float], texts: Texts
-    ) -> None:
-        self.segs, self.rows, self.vecs, self.idf, self.texts = segs, rows, vecs, idf, texts
+    def __init__(self, segs: list[Segment], rows: list[Draft], vecs: dict[str, Vec], store: Readings) -> None:
+        self.segs, self.rows, self.vecs, self.store = segs, rows, vecs, store
         self._dots: dict[tuple[str, str], float] = {}
         self._squares: dict[tuple[str, ...], float] = {}
         self._runs: dict[tuple[int, int], dict[str, tuple[str, ...]]] = {}
-        self._ids: dict[tuple[str, ...], int] = {}  # a run of texts -> its reading's number
-        self._sums: list[dict[str, float]] = []  # by number: the reading's summed vector
-        self._norms2: list[float] = []  # by number: its squared norm
-        self._alone: list[str | None] = []  # by number: the text, where the reading is one text alone
         self._readings: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
-        self._against: dict[tuple[str, int], float] = {}
-        self._pairs: dict[tuple[int, int], float] = {}  # of readings not both a text alone (see ``Texts``)
         self._single: dict[tuple[int, int], float] = {}
         self._spreads: dict[int, float] = {}
 
@@ -76,68 +140,23 @@ class Blocks:
             self._runs[(j, b)] = value
         return value
 
-    def reading(self, texts: tuple[str, ...]) -> int:
-        """The number of a run of texts; its summed vector and squared norm are made when it is first seen (a
-        run one text longer than another adds that text's weights to a copy of the shorter run's sum)."""
-        k = self._ids.get(texts)
-        if k is None:
-            if len(texts) == 1:  # one text: its own weights (a sum of one is that one)
-                vec = self.vecs[texts[0]]
-                into, square, alone = vec.weights, vec.square, texts[0]
-            else:
-                into = dict(self._sums[self.reading(texts[:-1])])
-                add_weights(into, self.vecs[texts[-1]].weights)
-                square, alone = sum(x * x for x in into.values()), None
-            k = self._ids[texts] = len(self._sums)
-            self._sums.append(into)
-            self._norms2.append(square)
-            self._alone.append(alone)
-        return k
-
     def readings(self, j: int, b: int) -> tuple[list[int], list[int]]:
         """Rows ``j..j+b-1``'s distinct readings (numbers), and which of them each witness that has words there
         reads, in the rows' order: the sums over witnesses run over this order, so they add up alike."""
         value = self._readings.get((j, b))
         if value is None:
             index: dict[int, int] = {}
-            order = [index.setdefault(self.reading(t), len(index)) for t in self.runs(j, b).values() if any(t)]
+            reading = self.store.reading
+            order = [index.setdefault(reading(t), len(index)) for t in self.runs(j, b).values() if any(t)]
             value = self._readings[(j, b)] = (list(index), order)
         return value
 
-    def against(self, x: str, k: int) -> float:
-        """The dot product of one text with reading ``k``'s summed vector (with a text alone, kept for every
-        pass of the alignment: copies bring the same two texts together in pass after pass)."""
-        alone = self._alone[k]
-        cache, key = (self._against, (x, k)) if alone is None else (self.texts.against, (x, alone))
-        value = cache.get(key)
-        if value is None:
-            a, theirs = self.vecs[x].weights, self._sums[k]
-            value = cache[key] = sum(v * theirs[g] for g, v in a.items() if g in theirs)
-        return value
-
-    def pair(self, ka: int, kb: int) -> float:
-        """Twice the cosine of two readings, as ``spread`` adds it up (of two texts alone, kept for every pass)."""
-        va, vb = self._sums[ka], self._sums[kb]
-        ta, tb = self._alone[ka], self._alone[kb]
-        cache, a, b = (self._pairs, ka, kb) if ta is None or tb is None else (self.texts.pairs, ta, tb)
-        key = (a, b) if len(va) == len(vb) or a <= b else (b, a)  # the smaller is iterated: either order
-        value = cache.get(key)
-        if value is None:
-            x, y = (va, vb) if len(va) <= len(vb) else (vb, va)
-            norms = math.sqrt(self._norms2[ka] * self._norms2[kb])
-            value = cache[key] = 2 * sum(w * y[g] for g, w in x.items() if g in y) / norms
-        return value
-
     def spread(self, j: int) -> float:
-        """The norm of row ``j`` as a whole: the sum of its witnesses' texts, each witness's of unit length
-        (from the dot products of those texts, so the sum itself is never built; witnesses that read alike
-        share theirs)."""
+        """The norm of row ``j`` as a whole (see ``Readings.spread``)."""
         value = self._spreads.get(j)
         if value is None:
             readings, order = self.readings(j, 1)
-            twice = [[self.pair(a, b) for b in readings] for a in readings]
-            pairs = chain.from_iterable(map(twice[g].__getitem__, order[k + 1 :]) for k, g in enumerate(order))
-            value = self._spreads[j] = math.sqrt(reduce(add, pairs, float(len(order))))
+            value = self._spreads[j] = self.store.spread(tuple(map(readings.__getitem__, order)))
         return value
 
     def single(self, i: int, j: int) -> float:
@@ -156,7 +175,7 @@ class Blocks:
             if sq_a > 0 and order:
                 shares = []  # each reading's dot with the segment, over its own norm
                 for k in readings:
-                    dot, sq_b = self.against(x, k), self._norms2[k]
+                    dot, sq_b = self.store.against(x, k), self.store.norms2[k]
                     best = max(best, dot / math.sqrt(sq_a * sq_b))
                     shares.append(dot / math.sqrt(sq_b))
                 whole = reduce(add, map(shares.__getitem__, order), 0.0)
@@ -171,17 +190,20 @@ class Blocks:
         best = 0.0
         if sq_a > 0:
             for k in self.readings(j, b)[0]:  # witnesses that read alike, once
-                best = max(best, sum(self.against(x, k) for x in mine) / math.sqrt(sq_a * self._norms2[k]))
+                dot = sum(self.store.against(x, k) for x in mine)
+                best = max(best, dot / math.sqrt(sq_a * self.store.norms2[k]))
         return best
 
 
 class Likeness:
     """A run of clauses' likeness to a row: its cosine with each other witness's texts there, summed per
-    witness (the same texts are summed once); the best of them, or the second best."""
+    witness (the same texts are summed once, and a run of clauses is compared with them once: the passes over a
+    witness's sentences ask again of the same texts); the best of them, or the second best."""
 
     def __init__(self, vecs: dict[str, Vec], idf: dict[str, float], names: Names) -> None:
         self.vecs, self.idf, self.names = vecs, idf, names
         self._theirs: dict[tuple[str, ...], tuple[dict[str, float], float]] = {}
+        self._cosines: dict[tuple[str, tuple[str, ...]], float] = {}
 
     def _weights(self, folded: str) -> dict[str, float]:
         vec = self.vecs.get(folded)
@@ -200,12 +222,21 @@ class Likeness:
 
     def __call__(self, folded: str, row: Draft, siglum: str, rank: int = 0) -> float:
         """The ``rank``-th best likeness (0: the best; 1: the second best, 0.0 where only one other speaks)."""
-        mine, norm_a = self._summed((folded,))
         sims = [0.0, 0.0]
+        if not self._summed((folded,))[1]:
+            return 0.0
         for w, ms in row.cells.items():
-            if w == siglum or not norm_a:
-                continue
-            theirs, norm_b = self._summed(tuple(m.folded for m in ms))
-            if norm_b:
-                sims.append(sum(x * theirs[g] for g, x in mine.items() if g in theirs) / (norm_a * norm_b))
+            if w != siglum:
+                sim = self._cosine(folded, tuple(m.folded for m in ms))
+                if sim is not None:
+                    sims.append(sim)
         return sorted(sims, reverse=True)[rank]
+
+    def _cosine(self, folded: str, texts: tuple[str, ...]) -> float | None:
+        """The cosine of a run of clauses with a witness's texts in a row; None where those have no grams."""
+        key = (folded, texts)
+        if key not in self._cosines:
+            (mine, norm_a), (theirs, norm_b) = self._summed((folded,)), self._summed(texts)
+            dot = sum(x * theirs[g] for g, x in mine.items() if g in theirs)
+            self._cosines[key] = dot / (norm_a * norm_b) if norm_b else None
+        return self._cosines[key]

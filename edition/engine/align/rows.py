@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from ..model import Row, Segment
 from .dp import choose_beads
-from .drafts import SLACK, AlignParams, Bead, Draft, Texts, reach, single_rows, without
-from .likeness import Blocks, Likeness
+from .drafts import SLACK, AlignParams, Bead, Draft, reach, single_rows, without
+from .likeness import Blocks, Likeness, Readings
 from .search import Names, Vec, candidate_rows, grams, like_texts
 
 
@@ -277,7 +277,7 @@ def align(
             postings[g].append((text, w))
 
     likes: dict[str, list[tuple[str, float]]] = {}  # text -> its like texts (see ``like_texts``), for every pass
-    texts = Texts()
+    store = Readings(vecs)  # runs of texts, summed once for every pass
 
     def add(rows: list[Draft], siglum: str, spread: bool = False) -> list[Draft]:
         segs = segments.get(siglum, [])
@@ -294,7 +294,7 @@ def align(
                     likes[s.folded] = like_texts(vecs[s.folded], vecs, postings, floor, params.common)
                 found[s.folded] = candidate_rows(likes[s.folded], rows_of, params.candidates)
         cands = [found[s.folded] for s in segs]
-        beads = choose_beads(segs, rows, cands, Blocks(segs, rows, vecs, idf, texts), params, spread)
+        beads = choose_beads(segs, rows, cands, Blocks(segs, rows, vecs, store), params, spread)
         return into_rows(rows, siglum, segs, beads, cands, params, spread)
 
     present = [s for s in order if segments.get(s)]
