@@ -1,14 +1,15 @@
-"""A copy's episodes are its base's: copies of one text tell their episodes in the same words, so they stand in
-the same episodes wherever they share the words.
+"""Copies of one text are assigned as one text: they tell their episodes in the same words, so they stand in the
+same episodes wherever they share the words.
 
 Each witness is assigned on its own evidence, and that evidence moves with the rest of the corpus (the profiles
 grow from every witness's tellings, the price of a letter follows the witness's own densest stretch). Two copies
 of one text could therefore part: a copy that breaks off early weighs its evidence against a shorter text, and a
 witness added to the edition could tip it while its base held, so the same words stood in an episode in the base
-and in none in the copy. Here each copy's segment takes the episode its base's same letters were given, where
-most of its letters are found in the base: letters inside a stretch found once in each text, in the same order
-(collation's anchors), and letters between two such stretches where both texts hold as many (a variant, not an
-addition). Words the copy alone has keep the copy's own label.
+and in none in the copy. Here each letter of the base takes the episode most of the family's members give it
+(the base's on a tie), and each member's segment the episode most of its letters take, where most of them are
+found in the base: letters inside a stretch found once in each text, in the same order (collation's anchors),
+and letters between two such stretches where both texts hold as many (a variant, not an addition). Words a copy
+alone has keep its own label.
 """
 
 from __future__ import annotations
