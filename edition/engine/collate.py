@@ -21,6 +21,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
 from typing import NamedTuple
 
 from rapidfuzz.distance import Indel, Opcodes
@@ -130,15 +131,51 @@ class Base:
 
 
 def _chunks(base: Base, copy: Tokens, params: Params) -> Iterator[tuple[int, int, int, int]]:
-    """(base start, base end, copy start, copy end) text ranges, cut before anchored letters."""
+    """(base start, base end, copy start, copy end) text ranges, cut before anchored letters; a range longer than
+    ``params.unanchored`` on both sides is cut again at the lines the two share (``_by_lines``)."""
     at = base.tokens.at
     pairs = anchors(base.grams, unique(copy.n, params.anchor), params.chunk)
     cuts = [(at[i], copy.at[j]) for i, j in pairs if i and j]
     prev = (0, 0)
-    for cb, cc in cuts:
-        yield prev[0], cb, prev[1], cc
+    for cb, cc in [*cuts, (len(base.tokens.text), len(copy.text))]:
+        if min(cb - prev[0], cc - prev[1]) > params.unanchored:
+            yield from _by_lines(base.tokens.text, prev[0], cb, copy.text, prev[1], cc)
+        else:
+            yield prev[0], cb, prev[1], cc
         prev = (cb, cc)
-    yield prev[0], len(base.tokens.text), prev[1], len(copy.text)
+
+
+def _by_lines(a: str, a0: int, a1: int, b: str, b0: int, b1: int) -> Iterator[tuple[int, int, int, int]]:
+    """A long stretch with no anchor, cut before and after each run of whole lines the two texts share in order.
+
+    Anchors are stretches found once in each text; a copy whose paragraphs are moved about and told again (a
+    compilation that repeats its sources) may have none over most of its length, and one alignment of two
+    100,000-letter stretches costs time and memory by their product (1.25 GB). Lines read alike in both are the
+    same paragraph wherever they stand, so the stretches between them are compared apart; where no line is
+    shared the stretch is one range, as before."""
+    la = _lines(a, a0, a1)
+    lb = _lines(b, b0, b1)
+    blocks = SequenceMatcher(None, [a[x:y] for x, y in la], [b[x:y] for x, y in lb], autojunk=False)
+    prev = (a0, b0)
+    for i, j, n in blocks.get_matching_blocks():
+        if not n:
+            continue
+        for cut in ((la[i][0], lb[j][0]), (la[i + n - 1][1], lb[j + n - 1][1])):
+            if cut != prev and cut[0] >= prev[0] and cut[1] >= prev[1]:
+                yield prev[0], cut[0], prev[1], cut[1]
+                prev = cut
+    yield prev[0], a1, prev[1], b1
+
+
+def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The lines of ``text[start:end]``, each with its newline."""
+    out = []
+    while start < end:
+        nl = text.find("\n", start, end)
+        stop = end if nl < 0 else nl + 1
+        out.append((start, stop))
+        start = stop
+    return out
 
 
 def _differences(

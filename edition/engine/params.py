@@ -77,6 +77,11 @@ class Params:
     # collate: copies of one text, character by character
     anchor: int = p(12, "Letters of a stretch found once in a copy and its base that anchors the two.")
     chunk: int = p(400, "Letters between anchors at least (the stretches between are compared whole).")
+    unanchored: int = p(
+        20000,
+        "Letters a stretch with no anchor may have on both sides before it is cut at the lines the two share"
+        " (a copy whose paragraphs are moved about and repeated).",
+    )
     lacuna: int = p(20, "Letters a copy must lack at its start or end for the gap to be a lacuna, not an omission.")
 
     # notes
