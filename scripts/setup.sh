@@ -20,6 +20,10 @@ if [ "${1:-}" = "--test" ]; then
   fi
 fi
 .venv/bin/pip install -q -c constraints.txt -e ".${extras}"
+# The project's own bytecode, written once: an editable install leaves it to the first import, and where
+# PYTHONDONTWRITEBYTECODE is set every process compiles the sources again (0.05 s of a cold export's 0.44).
+# A stale file is never used: Python checks each source's time against its .pyc.
+.venv/bin/python -m compileall -q edition hooks
 if [ -n "$extras" ] && [ ! -f .venv/axe/node_modules/axe-core/axe.min.js ]; then
   mkdir -p .venv/axe && npm install --prefix .venv/axe --no-audit --no-fund --silent axe-core@4.14.1
 fi
