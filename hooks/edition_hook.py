@@ -44,6 +44,7 @@ from edition.site.error import LastGoodSite
 from edition.site.parameters import MARKER as PARAMETERS
 from edition.site.parameters import parameters_table
 from edition.site.render import render_site
+from edition.site.templating import BYTECODE
 
 log = logging.getLogger("mkdocs.plugins.edition")
 _state = {"command": "build"}  # set once per process
@@ -54,6 +55,12 @@ GENERATED = ("episodes/", "witnesses/")  # nav sections this hook fills
 
 def on_startup(command: str, dirty: bool) -> None:
     _state["command"] = command
+
+
+def on_env(env, config, files):
+    """The theme's templates compiled once per machine, as the edition's are (``templating.BYTECODE``)."""
+    env.bytecode_cache = BYTECODE
+    return env
 
 
 def _project(config) -> Path:

@@ -36,6 +36,10 @@ def _yaml_quoted(value: str) -> str:
     return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", value.replace("\\", "\\\\"))
 
 
+# Compiled templates kept between processes (Jinja's own per-user folder in the temp directory, keyed by each
+# template's source): a cold `mkdocs build` compiled all of Material's and ours again, a tenth of its time.
+BYTECODE = jinja2.FileSystemBytecodeCache()
+
 ENV = jinja2.Environment(
     loader=jinja2.FileSystemLoader(TEMPLATES),
     autoescape=True,
@@ -44,6 +48,7 @@ ENV = jinja2.Environment(
     lstrip_blocks=True,
     keep_trailing_newline=True,
     auto_reload=False,  # templates are read once per process, like this module; the cache keys include them
+    bytecode_cache=BYTECODE,
 )
 ENV.filters["yaml_quoted"] = _yaml_quoted
 MACROS = ENV.get_template("macros.html.jinja").module  # its macros, called from Python for cached fragments
