@@ -90,9 +90,13 @@ def unique(s: str, k: int) -> dict[str, int]:
     return seen
 
 
-def anchors(ua: dict[str, int], ub: dict[str, int], spacing: int) -> list[tuple[int, int]]:
+Chain = list[tuple[int, int]]  # letter positions (in the base, in a copy) of their anchors, in order
+
+
+def anchor_chain(ua: dict[str, int], ub: dict[str, int]) -> Chain:
     """Letter positions (in a, in b) of stretches found once in each (``ua``, ``ub``: see ``unique``), in the same
-    order, ``spacing`` apart."""
+    order: the longest such chain. Made once per copy (``pipeline.anchoring``): the copy's episodes follow its
+    family along it (``copies``), and its collation is cut at every ``chunk``-th letter of it (``spaced``)."""
     pairs = sorted((i, ub[g]) for g, i in ua.items() if i >= 0 and ub.get(g, -1) >= 0)
     # longest increasing subsequence of the positions in b (patience sorting)
     tails: list[int] = []
@@ -107,13 +111,18 @@ def anchors(ua: dict[str, int], ub: dict[str, int], spacing: int) -> list[tuple[
             tails[pos] = j
             tail_at[pos] = idx
         back[idx] = tail_at[pos - 1] if pos else -1
-    chain: list[tuple[int, int]] = []
+    chain: Chain = []
     u = tail_at[-1] if tail_at else -1
     while u >= 0:
         chain.append(pairs[u])
         u = back[u]
     chain.reverse()
-    out: list[tuple[int, int]] = []
+    return chain
+
+
+def spaced(chain: Chain, spacing: int) -> Chain:
+    """The anchors of a chain at least ``spacing`` letters apart in both texts, from the first."""
+    out: Chain = []
     for i, j in chain:
         if not out or (i - out[-1][0] >= spacing and j - out[-1][1] >= spacing):
             out.append((i, j))
@@ -121,21 +130,20 @@ def anchors(ua: dict[str, int], ub: dict[str, int], spacing: int) -> list[tuple[
 
 
 class Base:
-    """A family's base as its copies are compared with it: its tokens, its letters (``Letters``) and its stretches
-    of ``anchor`` letters (``unique``) -- made once for the family, not again for each copy."""
+    """A family's base as its copies are compared with it: its tokens and its letters (``Letters``) -- made once
+    for the family, not again for each copy."""
 
-    def __init__(self, tokens: Tokens, anchor: int) -> None:
+    def __init__(self, tokens: Tokens) -> None:
         self.tokens = tokens
         self.letters = Letters(tokens)
-        self.grams = unique(tokens.n, anchor)
 
 
-def _chunks(base: Base, copy: Tokens, params: Params) -> Iterator[tuple[int, int, int, int]]:
-    """(base start, base end, copy start, copy end) text ranges, cut before anchored letters; a range longer than
-    ``params.unanchored`` on both sides is cut again at the lines the two share (``_by_lines``)."""
+def _chunks(base: Base, copy: Tokens, chain: Chain, params: Params) -> Iterator[tuple[int, int, int, int]]:
+    """(base start, base end, copy start, copy end) text ranges, cut before anchored letters (``chain``, every
+    ``params.chunk`` letters); a range longer than ``params.unanchored`` on both sides is cut again at the lines the
+    two share (``_by_lines``)."""
     at = base.tokens.at
-    pairs = anchors(base.grams, unique(copy.n, params.anchor), params.chunk)
-    cuts = [(at[i], copy.at[j]) for i, j in pairs if i and j]
+    cuts = [(at[i], copy.at[j]) for i, j in spaced(chain, params.chunk) if i and j]
     prev = (0, 0)
     for cb, cc in [*cuts, (len(base.tokens.text), len(copy.text))]:
         if min(cb - prev[0], cc - prev[1]) > params.unanchored:
@@ -427,17 +435,19 @@ class Collation:
     quote_styles: int  # quote marks written in another style than the base's (normalised silently)
 
 
-def compare(family: Family, based: Base, siglum: str, copy: Tokens, quiet: Silence, params: Params) -> Collation:
+def compare(
+    family: Family, based: Base, siglum: str, copy: Tokens, chain: Chain, quiet: Silence, params: Params
+) -> Collation:
     """Every difference between one copy and the base of its family, and where the copy breaks off;
-    ``quiet`` says what is normalised silently between them. One copy at a time, so a rebuild after an
-    edit to one copy compares only that one again."""
+    ``chain``: the copy's anchors on the base; ``quiet`` says what is normalised silently between them. One copy
+    at a time, so a rebuild after an edit to one copy compares only that one again."""
     notes: list[Note] = []
     lacunae: list[Lacuna] = []
     quote_count = 0
     base = based.tokens
     seq_base, seq_copy = based.letters, Letters(copy)
     diffs: list[tuple[str, list[Tok], list[Tok], int, int]] = []
-    for bs, be, cs, ce in _chunks(based, copy, params):
+    for bs, be, cs, ce in _chunks(based, copy, chain, params):
         ra, rb = seq_base.span(bs, be), seq_copy.span(cs, ce)
         ops = Indel.opcodes(seq_base.compared[ra[0] : ra[1]], seq_copy.compared[rb[0] : rb[1]])  # one for both
         quote_count += quotes(seq_base, seq_copy, ops, ra, rb)

@@ -17,18 +17,17 @@ from __future__ import annotations
 from array import array
 from collections import Counter
 
-from .collate import anchors, unique
+from .collate import Chain
 from .model import Family, Segment, Tokens
 
 Labels = dict[str, tuple[str | None, ...]]
 
 
-def shared_letters(base: dict[str, int], copy: str, k: int) -> array:
-    """For each letter of ``copy``, the index of the same letter in the base, or -1 where the copy has words of
-    its own (or words moved elsewhere): anchored stretches of ``k`` letters, and the gaps between two of them
-    that are as long in both texts. ``base``: the base's stretches (``collate.unique``), made once per family."""
-    into = array("i", [-1]) * len(copy)
-    chain = anchors(base, unique(copy, k), 1)
+def shared_letters(chain: Chain, size: int, k: int) -> array:
+    """For each of a copy's ``size`` letters, the index of the same letter in the base, or -1 where the copy has
+    words of its own (or words moved elsewhere): its anchored stretches of ``k`` letters (``chain``, see
+    ``collate.anchor_chain``), and the gaps between two of them that are as long in both texts."""
+    into = array("i", [-1]) * size
     prev: tuple[int, int] | None = None
     for i, j in chain:
         if prev is not None:
@@ -95,21 +94,23 @@ def follow_base(
     segments: dict[str, tuple[Segment, ...]],
     tokens: dict[str, Tokens],
     fams: tuple[Family, ...],
+    anchored: dict[str, Chain],
     k: int,
 ) -> Labels:
     """The labels with every member of a family labelled as the family reads its letters: each letter of the
     base takes the label most members give it (their own, or their letter found there; on a tie the base's),
     and each segment the label most of its letters take, where most of them are found in the base (see the
-    module's doc); ``k``: the letters of an anchoring stretch."""
+    module's doc); ``anchored``: each copy's anchors on its base, of ``k`` letters each."""
     out = dict(labels)
     for fam in fams:
         if len(fam.members) < 2:
             continue
         base = tokens[fam.base]
         own_base = letter_labels(segments[fam.base], labels[fam.base], len(base.n))
-        grams = unique(base.n, k)
         members = {
-            s: (shared_letters(grams, tokens[s].n, k), segments[s], labels[s]) for s in fam.members if s != fam.base
+            s: (shared_letters(anchored[s], len(tokens[s].n), k), segments[s], labels[s])
+            for s in fam.members
+            if s != fam.base
         }
         family = family_labels(own_base, members)
         identity = array("i", range(len(base.n)))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from .cache import Cache, digest
-from .collate import Base, Collation, Silence, combine, compare
+from .collate import Base, Chain, Collation, Silence, combine, compare
 from .edits import Counts, Edits
 from .facts import Facts
 from .model import EpisodeResult, Family, Lacuna, Note, Reading, Span, Tokens, Witness
@@ -152,6 +152,7 @@ def annotate(
     witnesses: tuple[Witness, ...],
     tokens: dict[str, Tokens],
     fams: tuple[Family, ...],
+    anchored: dict[str, Chain],
     bare: set[str],
     episodes: tuple[EpisodeResult, ...],
     resources: Resources,
@@ -159,7 +160,8 @@ def annotate(
     edits: Edits,
     cache: Cache,
 ) -> Annotated:
-    """Every note of the edition, the lacunae and the register's mentions."""
+    """Every note of the edition, the lacunae and the register's mentions; ``anchored``: each copy's anchors on its
+    family's base (``pipeline.anchoring``)."""
     keys = {w.siglum: (w.siglum, digest(w.text), resources.digest) for w in witnesses}
     everything = tuple(keys.values())
     script = {w.siglum: w.script for w in witnesses}
@@ -168,8 +170,8 @@ def annotate(
 
     def against_base(f: Family, siglum: str) -> Collation:
         if f.base not in bases:
-            bases[f.base] = Base(tokens[f.base], resources.params.anchor)
-        return compare(f, bases[f.base], siglum, tokens[siglum], quiet[siglum], resources.params)
+            bases[f.base] = Base(tokens[f.base])
+        return compare(f, bases[f.base], siglum, tokens[siglum], anchored[siglum], quiet[siglum], resources.params)
 
     collated = [
         combine(

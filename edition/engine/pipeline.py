@@ -20,6 +20,7 @@ from pathlib import Path
 from .align import AlignParams, Names, align, beside_base, regroup, sentences
 from .assign import assign
 from .cache import Cache, NoCache, digest
+from .collate import Chain, anchor_chain, unique
 from .copies import follow_base
 from .edits import Counts, Edits
 from .families import families
@@ -106,10 +107,32 @@ def segmentation(
     )
 
 
+def anchoring(
+    tokens: dict[str, Tokens], fams: tuple[Family, ...], anchor: int, keys: dict[str, Key], cache: Cache
+) -> dict[str, Chain]:
+    """Each copy's anchors on its family's base (``collate.anchor_chain``), found once: the copies' episodes follow
+    their family along them (``copies``) and the collation cuts the texts at them (``collate``). Per copy, so a
+    rebuild after an edit to one copy finds only its anchors again."""
+    grams: dict[str, dict[str, int]] = {}  # a base's stretches, found on its first copy's need
+
+    def chain(base: str, copy: str) -> Chain:
+        if base not in grams:
+            grams[base] = unique(tokens[base].n, anchor)
+        return anchor_chain(grams[base], unique(tokens[copy].n, anchor))
+
+    return {
+        s: cache.get(("anchors", keys[f.base], keys[s]), partial(chain, f.base, s))
+        for f in fams
+        for s in f.members
+        if s != f.base
+    }
+
+
 def episodes_of(
     segments: dict[str, tuple[Segment, ...]],
     tokens: dict[str, Tokens],
     fams: tuple[Family, ...],
+    anchored: dict[str, Chain],
     resources: Resources,
     norm: Normaliser,
     edits: Edits,
@@ -124,7 +147,7 @@ def episodes_of(
 
     def machine() -> dict[str, tuple[str | None, ...]]:
         own = assign(segments, resources.episodes + resources.context, norm, params, family, persons)
-        return follow_base(own, segments, tokens, fams, params.anchor)
+        return follow_base(own, segments, tokens, fams, anchored, params.anchor)
 
     labels = cache.get(("episodes", everything, tuple((f.base, f.members) for f in fams)), machine)
     return edits.assign(segments, labels)
@@ -219,12 +242,13 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
             ("families", everything, declared), partial(families, witnesses, tokens, resources.params.copy)
         )
         bare = {s for s, t in tokens.items() if not punctuated(t, resources.params.marks_per)}
+        anchored = anchoring(tokens, fams, resources.params.anchor, keys, cache)
     with clock.stage("episodes"):
-        labels, assigned = episodes_of(segments, tokens, fams, resources, norm, edits, everything, cache)
+        labels, assigned = episodes_of(segments, tokens, fams, anchored, resources, norm, edits, everything, cache)
     with clock.stage("rows"):
         episodes, regrouped = rows_of(witnesses, segments, labels, fams, resources, norm, edits, cache)
     with clock.stage("notes"):
-        annotated = annotate(witnesses, tokens, fams, bare, episodes, resources, norm, edits, cache)
+        annotated = annotate(witnesses, tokens, fams, anchored, bare, episodes, resources, norm, edits, cache)
     return Edition(
         witnesses,
         episodes,
