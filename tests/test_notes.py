@@ -342,6 +342,39 @@ def test_agreement_is_stated_only_for_what_belongs_to_the_moment(seeds_edition):
     assert persons == {("liao-marshes", "長孫無忌，所記同"), ("withdrawal", "李道宗，所記同")}
 
 
+def test_an_agreement_is_of_one_moment(tmp_path):
+    """Texts agreeing on a name, a place or a thing agree at one moment: their cells cover a row in common. A
+    popular history's 閻立德 bridges the marsh on the way out in spring, an alternate history's clears the road
+    home, and A's is an option the emperor turns down: one group of rows, three moments, no agreement. And a
+    witness is quoted where the others name the entry too: A's coats put on at 營州, where E's are worn, not
+    those it says wait there."""
+    from tests.kinds import edition_folder
+
+    ed = build_folder(edition_folder(tmp_path / "w", ["211_popular_history.txt", "222_alternate_history.txt"]))
+    agreed = [n for n in notes_of(ed, "fact") if n.label.endswith("所記同")]
+    assert not [n for n in agreed if n.label.startswith("閻立德")]
+    for note in agreed:
+        rows = [r for ep in ed.episodes if ep.episode.id == note.episode for r in ep.rows]
+        covered = [  # (witness, segment, the rows its cell covers)
+            (siglum, seg, {r.id for r in rows[k : k + row.span.get(siglum, 1)]})
+            for k, row in enumerate(rows)
+            for siglum, segs in row.cells.items()
+            for seg in segs
+        ]
+        cells = [
+            next(c for s, seg, c in covered if s == siglum and seg.start <= start < seg.end)
+            for rd in note.readings
+            for siglum, (start, _) in rd.spans.items()
+            if siglum != "B"  # A's copy
+        ]
+        assert any(a & b for i, a in enumerate(cells) for b in cells[i + 1 :]), note.text
+    coats = next(n for n in agreed if n.label == "棉衣，所記同")
+    a = next(rd for rd in coats.readings if "A" in rd.spans)
+    start, end = a.spans["A"]
+    a_text = next(w.text for w in ed.witnesses if w.siglum == "A")
+    assert "換上" in a_text[start - 10 : end]
+
+
 def test_collation_tags_are_true(seeds_edition):
     tagged = {(n.lemma_text, t) for n in notes_of(seeds_edition, "collation") for t in n.tags}
     assert tagged == {("巖", "place")}  # 巖州 and 白巖城 are places; 透, 儘, 週 … are in no name

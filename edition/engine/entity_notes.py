@@ -18,16 +18,29 @@ from .said import Said
 class Told:
     """Which families name an entry in each group of rows, and in each form (for choosing whom to quote)."""
 
-    def __init__(self, group: dict[str, str]) -> None:
+    def __init__(self, group: dict[str, str], cover: dict[tuple[str, str], tuple[str, ...]]) -> None:
         self.group = group
+        self.cover = cover  # (witness, row) -> the rows its cell there covers
+        self.at: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (entry, row covered) -> families
         self.where: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (entry, group) -> families
         self.forms: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (entry, compared form) -> families
         self.rows: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (witness, row) -> entries named
 
     def add(self, x: Said, e: str, family: str) -> None:
         self.where[(e, self.group[x.row])].add(family)
+        for r in self.cover[(x.siglum, x.row)]:
+            self.at[(e, r)].add(family)
         self.forms[(e, x.value)].add(family)
         self.rows[(x.siglum, x.row)].add(e)
+
+    def together(self, e: str, least: int) -> bool:
+        """Whether ``least`` families name the entry in cells that cover one row: the same moment, not only
+        the same group of rows (A's coats wait at 營州 two rows before E's soldiers wear theirs)."""
+        return any(len(families) >= least for (f, _), families in self.at.items() if f == e)
+
+    def beside(self, x: Said, e: str) -> set[str]:
+        """The families naming the entry in the rows the mention's cell covers."""
+        return set().union(*(self.at[(e, r)] for r in self.cover[(x.siglum, x.row)]))
 
     def company(self, x: Said, e: str, family: str) -> int:
         """How many other entries named in the mention's row other texts name in that group too: of A's two
@@ -59,7 +72,12 @@ class EntityNotes:
         self.agree = agree
 
     def notes(
-        self, kind: str, said: dict[str, list[Said]], group: dict[str, str], in_episode: dict[str, set[str]]
+        self,
+        kind: str,
+        said: dict[str, list[Said]],
+        group: dict[str, str],
+        cover: dict[tuple[str, str], tuple[str, ...]],
+        in_episode: dict[str, set[str]],
     ) -> list[Found]:
         """Per register entry named here: do the witnesses name it alike (a standard name, a variant, or
         -- for an entry with no standard name -- not at all)? An entry another witness names in its place
@@ -67,7 +85,7 @@ class EntityNotes:
         where it never names the first) is its reading there. ``said``: what each witness of the episode says
         of this kind; ``in_episode``: the entries each names anywhere in the episode. The entries most
         witnesses name come first: an entry standing in for one is not taken again for another."""
-        here = self._gather(kind, said, group, in_episode)
+        here = self._gather(kind, said, Told(group, cover), in_episode)
         who: dict[str, set[str]] = {}
         for s, mine in here.best.items():
             for e in mine:
@@ -80,13 +98,10 @@ class EntityNotes:
                 out.append(found)
         return out
 
-    def _gather(
-        self, kind: str, said: dict[str, list[Said]], group: dict[str, str], in_episode: dict[str, set[str]]
-    ) -> _Named:
+    def _gather(self, kind: str, said: dict[str, list[Said]], told: Told, in_episode: dict[str, set[str]]) -> _Named:
         """Where each witness names each entry, and which of its mentions stands for it: the choice (``_rank``)
         looks at what all the witnesses name, so every mention is counted first."""
         rows_of: dict[tuple[str, str], set[str]] = {}
-        told = Told(group)
         for s, xs in said.items():
             for x in xs:
                 if len(x.entries) == 1:  # a title several entries share (太子) names none of them
@@ -193,23 +208,25 @@ class EntityNotes:
         rearguard) -- never the one named most in the edition, who is in every scene."""
         if kind == "person":
             moments = [g for (f, g), families in told.where.items() if f == e and len(families) >= self.agree]
-            return len(moments) == 1 and e != self.named.most_common(1)[0][0]
-        if len(self.q.families(slot)) < (2 if kind == "thing" else self.agree):
+            return len(moments) == 1 and e != self.named.most_common(1)[0][0] and told.together(e, self.agree)
+        if len(self.q.families(slot)) < (2 if kind == "thing" else self.agree) or not told.together(e, 2):
             return False
         here = sum(1 for xs in said.values() for x in xs if x.entries == (e,) and x.how != "title")
         return 2 * here > self.named[e]
 
     def _rank(self, x: Said, e: str, told: Told) -> tuple:
         """Which of a witness's mentions of an entry is its reading: the one told where most other texts name
-        it too (the people moved from 蓋州, not 蓋牟城 among the cities taken); then the one named with what
-        the others name there (``Told.company``); then a variant; then the
-        name most other texts use (蓋州 as C and E, of A's 蓋牟城 and 蓋州 in one moment); then as
+        it too, in its group of rows (the people moved from 蓋州, not 蓋牟城 among the cities taken); then the
+        one named with what the others name there (``Told.company``); then the one most other texts name in the
+        rows its own cell covers (A's coats put on, as E's are worn, not those waiting at 營州); then a
+        variant; then the name most other texts use (蓋州 as C and E, of A's 蓋牟城 and 蓋州 in one moment); then as
         ``_prefer`` says."""
         me = self.q.family(x.siglum)
         how, *rest = self._prefer(x, e)
         return (
             -len(told.where[(e, told.group[x.row])] - {me}),
             -told.company(x, e, me),
+            -len(told.beside(x, e) - {me}),
             how,
             -len(told.forms[(e, x.value)] - {me}),
             *rest,

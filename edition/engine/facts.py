@@ -39,6 +39,15 @@ def _groups(rows: tuple[Row, ...]) -> dict[str, str]:
     return out
 
 
+def _covers(rows: tuple[Row, ...]) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The rows each cell covers, by (witness, row): its own and those its span reaches down over."""
+    return {
+        (s, row.id): tuple(r.id for r in rows[k : k + row.span.get(s, 1)])
+        for k, row in enumerate(rows)
+        for s in row.cells
+    }
+
+
 class Facts:
     """The fact notes of an edition, made episode by episode."""
 
@@ -61,6 +70,7 @@ class Facts:
         structure never splits one fact in two); quantities and dates, row by row -- a row together with the
         rows a spanning cell covers (that cell's counterparts are there)."""
         group = _groups(episode.rows)
+        cover = _covers(episode.rows)
         everything: dict[str, list[Said]] = {}
         for row in episode.rows:
             for siglum, segs in row.cells.items():
@@ -75,7 +85,7 @@ class Facts:
         found: list[Found] = []
         for kind in ENTITIES:
             found += self.entities.notes(
-                kind, {s: [x for x in xs if x.kind == kind] for s, xs in everything.items()}, group, in_episode
+                kind, {s: [x for x in xs if x.kind == kind] for s, xs in everything.items()}, group, cover, in_episode
             )
         found += self.values.notes(everything, group)
         return [
