@@ -347,13 +347,19 @@ def test_an_agreement_is_of_one_moment(tmp_path):
     popular history's 閻立德 bridges the marsh on the way out in spring, an alternate history's clears the road
     home, and A's is an option the emperor turns down: one group of rows, three moments, no agreement. And a
     witness is quoted where the others name the entry too: A's coats put on at 營州, where E's are worn, not
-    those it says wait there."""
+    those it says wait there. Numbers and dates are set against each other only at one moment too."""
     from tests.kinds import edition_folder
 
     ed = build_folder(edition_folder(tmp_path / "w", ["211_popular_history.txt", "222_alternate_history.txt"]))
-    agreed = [n for n in notes_of(ed, "fact") if n.label.endswith("所記同")]
+    facts = notes_of(ed, "fact")
+    agreed = [n for n in facts if n.label.endswith("所記同")]
     assert not [n for n in agreed if n.label.startswith("閻立德")]
-    for note in agreed:
+    # numbers and dates likewise: V's 五月 (its spring crossing) is no reading of the return's 十月
+    values = [  # not a day (所記同日: quoted where each text first gives it) nor one text's alone (不記)
+        n for n in facts if n.cls in ("number", "date") and "同日" not in n.label and all(rd.spans for rd in n.readings)
+    ]
+    assert not [n for n in values if "五月" in n.text]
+    for note in agreed + values:
         rows = [r for ep in ed.episodes if ep.episode.id == note.episode for r in ep.rows]
         covered = [  # (witness, segment, the rows its cell covers)
             (siglum, seg, {r.id for r in rows[k : k + row.span.get(siglum, 1)]})
@@ -373,6 +379,26 @@ def test_an_agreement_is_of_one_moment(tmp_path):
     start, end = a.spans["A"]
     a_text = next(w.text for w in ed.witnesses if w.siglum == "A")
     assert "換上" in a_text[start - 10 : end]
+
+
+def test_values_are_set_against_each_other_only_at_one_moment():
+    """Of the months told in one group of rows, only those whose cells share a row with another family's: V's
+    五月 (its spring crossing, in a row of its own) drops out, A and its copy B count as one family, and the
+    chronicles' 十月 beside A's stays."""
+    from edition.engine.quoting import Quoting
+    from edition.engine.said import Said
+    from edition.engine.value_notes import ValueNotes
+
+    families = {"A": "A", "B": "A", "P": "P", "V": "V"}
+    notes = ValueNotes(None, Quoting(families, str), agree=3, apart=10.0)
+    said = {
+        s: Said(s, 0, 2, m, "date", "month", m, row=r)
+        for s, m, r in [("A", "十月", "r2"), ("B", "十月", "r2"), ("P", "十月", "r1"), ("V", "五月", "r4")]
+    }
+    cover = {("A", "r2"): ("r2",), ("B", "r2"): ("r2",), ("P", "r1"): ("r1", "r2", "r3"), ("V", "r4"): ("r4",)}
+    assert set(notes._beside(said, cover)) == {"A", "B", "P"}
+    cover[("P", "r1")] = ("r1",)  # P's cell no longer reaches A's row: nothing is beside anything of another family
+    assert notes._beside(said, cover) == {}
 
 
 def test_collation_tags_are_true(seeds_edition):

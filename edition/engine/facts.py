@@ -87,7 +87,7 @@ class Facts:
             found += self.entities.notes(
                 kind, {s: [x for x in xs if x.kind == kind] for s, xs in everything.items()}, group, cover, in_episode
             )
-        found += self.values.notes(everything, group)
+        found += self.values.notes(everything, group, cover)
         return [
             Note(
                 type="fact",

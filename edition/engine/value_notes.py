@@ -55,9 +55,12 @@ class ValueNotes:
         self.agree = agree
         self.apart = apart
 
-    def notes(self, everything: dict[str, list[Said]], group: dict[str, str]) -> list[Found]:
+    def notes(
+        self, everything: dict[str, list[Said]], group: dict[str, str], cover: dict[tuple[str, str], tuple[str, ...]]
+    ) -> list[Found]:
         """An episode's notes on values (``everything``: what each witness says there, ``group``: each row's
-        group): numbers and dates pair within a group of rows -- further off, they count other things --
+        group; ``cover``: the rows each witness's cell in a row covers): numbers and dates pair within a group of
+        rows -- further off, they count other things -- and only where cells of one moment give them,
         then the days stated for the whole edition, then the values one text alone gives."""
         by_row: dict[tuple[str, str], dict[str, list[Said]]] = {}  # (row, kind) -> witness -> what it says
         named: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (witness, row) -> entries named there
@@ -73,12 +76,17 @@ class ValueNotes:
         found = []
         for g in dict.fromkeys(group.values()):
             for kind in VALUES:
-                found += self._value_notes(kind, by_row.get((g, kind), {}), named, skip=set(days))
+                found += self._value_notes(kind, by_row.get((g, kind), {}), named, cover, skip=set(days))
         found += [("date", "時日，所記同日", readings) for readings in days.values()]
         return found + self._lone_notes(everything)
 
     def _value_notes(
-        self, kind: str, said: dict[str, list[Said]], named: dict[tuple[str, str], set[str]], skip: set[str]
+        self,
+        kind: str,
+        said: dict[str, list[Said]],
+        named: dict[tuple[str, str], set[str]],
+        cover: dict[tuple[str, str], tuple[str, ...]],
+        skip: set[str],
     ) -> list[Found]:
         """Per row group: the numbers, dates or directions the texts give there, set against each other by
         measure (a month against months); ``skip``: the days stated for the whole edition (``_day_notes``)."""
@@ -92,6 +100,7 @@ class ValueNotes:
             if key == "兵" and men is not None:
                 slot = men
             slot = {s: x for s, x in slot.items() if not self._article(x)}  # 一路 agreed by three is no fact
+            slot = self._beside(slot, cover)
             if kind == "date" and {x.value for x in slot.values()} <= skip:
                 continue
             if key == "month" and len({x.value for x in slot.values()}) == 1:
@@ -115,6 +124,16 @@ class ValueNotes:
             # each wording listed (一百匹, 百匹, 一万人, 万人; not 四萬, 四万): a witness is quoted as it reads
             out.append((kind, label, self.q.worded(slot)))
         return out
+
+    def _beside(self, slot: dict[str, Said], cover: dict[tuple[str, str], tuple[str, ...]]) -> dict[str, Said]:
+        """The texts whose value's cell covers a row another family's value's cell covers too: the same moment.
+        A group of rows may hold several (V's outward crossing of the marsh in 五月, beside the return's 十月)."""
+        rows = {s: set(cover[(s, x.row)]) for s, x in slot.items()}
+        return {
+            s: x
+            for s, x in slot.items()
+            if any(self.q.family(t) != self.q.family(s) and rows[s] & rows[t] for t in slot)
+        }
 
     def _men(self, said: dict[str, list[Said]]) -> dict[str, Said] | None:
         """Where the texts of a group give men under arms (三千飛騎: 兵) and men (飛騎三千人: 人) as one value, each
