@@ -132,3 +132,17 @@ def test_a_copy_keeps_its_episodes_when_a_witness_is_added(tmp_path, added):
     words = "安市城主熟知這裡的氣候"  # in both, inside the scene B lost
     assert label_at(ed, "A", words) == label_at(ed, "B", words) == "anshi-dialogue"
     assert words in a.text and words in b.text
+
+
+def test_a_passage_told_in_another_order_joins_its_counterpart(tmp_path):
+    """E moves the people of the taken towns inland before its order to withdraw; A and the chronicle after
+    it. Once the chronicle joined the seeds, its one long unpunctuated sentence (the order, the people, the
+    parade) drew E's order to its row, and the in-order pairing then set E's people beside A's reasons for
+    leaving. A sentence that barely matches its row in order, and matches one out of order as well as a moved
+    passage must, goes there, shown as moved."""
+    ed = build(edition_folder(tmp_path / "w", ["101_tongjian_skqs.txt"]))
+    rows = next(ep for ep in ed.episodes if ep.episode.id == "withdrawal").rows
+    e = "他先令人将辽东、盖州、白岩城的百姓迁往内地"
+    row = next(r for r in rows if any(e in s.text for s in r.cells.get("E", ())))
+    assert any("人口盡數遷往內地" in s.text for s in row.cells.get("A", ()))
+    assert any(sig == "E" for sig, _ in row.moved)

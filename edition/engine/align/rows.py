@@ -42,6 +42,7 @@ def into_rows(
     of its witness's order (moved) when it matches it strongly and the witness has no cell there; the
     rest open rows of their own, consecutive ones one row together."""
     plan = _plan(beads, len(segs), spread)
+    _transpose(plan, beads, found, params.moved, len(rows))
     _move(plan, beads, found, params.moved, len(rows))
     placed, inserted_after = _placed(rows, siglum, segs, plan)
     return _merged(placed, plan.join, inserted_after)
@@ -80,6 +81,29 @@ def _move(plan: _Plan, beads: list[Bead], found: list[list[tuple[int, float]]], 
         hi = min((x for x in plan.target[i + 1 :] if x is not None), default=n)
         if lo < -best[1] < hi:
             continue  # in order: the alignment declined it, and so does this
+        plan.target[i] = -best[1]
+        taken.add(-best[1])
+        plan.moved.add(i)
+
+
+def _transpose(plan: _Plan, beads: list[Bead], found: list[list[tuple[int, float]]], bar: float, n: int) -> None:
+    """A segment the beads paired one to one with a row it matches less than ``bar`` (what a passage told
+    elsewhere needs), where a row out of its witness's order matches it at least that, goes there, as moved:
+    a passage the witness tells in another order (E moves the people before its order to withdraw, the
+    chronicle after it), which the in-order pairing set beside whatever stood in its place."""
+    taken = {j for i, a, j, b in beads for j in range(j, j + b)}
+    for i, a, j, b in beads:
+        if a != 1 or b != 1:
+            continue
+        sims = dict(found[i])
+        here = sims.get(j, 0.0)
+        best = max(((sim, -r) for r, sim in found[i] if r not in taken), default=None)
+        if best is None or best[0] < bar or here >= bar:
+            continue
+        lo = max((x for x in plan.target[:i] if x is not None), default=-1)
+        hi = min((x for x in plan.target[i + 1 :] if x is not None), default=n)
+        if lo < -best[1] < hi:
+            continue  # in order: the alignment declined it
         plan.target[i] = -best[1]
         taken.add(-best[1])
         plan.moved.add(i)
