@@ -125,8 +125,8 @@ def row_pairs(edition, rows: Path, involving: set[str] | None = None) -> tuple[i
 
 def fact_stated(edition, episode: str, fact: dict) -> str:
     """How the machine states one gold key fact (tests/gold/facts.yaml): "whole" when one fact note of the
-    episode quotes every witness the gold lists (the note's wording holds the gold's, or ends one of the
-    names the gold lists: 缣 of 良缣, not 李世 of 李世民), "partial" when one quotes two or more of them,
+    episode quotes every witness the gold lists (the words it quotes hold or end one of the names the gold lists,
+    where the witness writes it: 缣 of 良缣, not 李世 of 李世民), "partial" when one quotes two or more of them,
     else "missing"."""
     texts = {w.siglum: w.text for w in edition.witnesses}
     gold = {s: r["text"] for s, r in fact["readings"].items() if s in texts}
@@ -134,14 +134,23 @@ def fact_stated(edition, episode: str, fact: dict) -> str:
     for note in edition.notes:  # the machine's fact notes, and the editor's facts (an editor's note with readings)
         if note.type not in ("fact", "editor") or note.episode != episode:
             continue
-        quoted = set()
-        for r in note.readings:
-            for s, (a, b) in r.spans.items():
-                said = texts[s][a:b]
-                if s in gold and (gold[s] in said or any(g.endswith(said) for g in re.split("[、和]", gold[s]))):
-                    quoted.add(s)
+        quoted = {
+            s for r in note.readings for s, (a, b) in r.spans.items() if s in gold and _ends(texts[s], a, b, gold[s])
+        }
         best = max(best, len(quoted))
     return "whole" if best == len(gold) else "partial" if best >= 2 else "missing"
+
+
+def _ends(text: str, a: int, b: int, gold: str) -> bool:
+    """Whether the words ``text[a:b]`` a note quotes hold, or end, one of the gold's names where the witness
+    writes it: 縑 or 縑一百匹 for 縑, 缣 or 缣百匹 for 良缣 -- not 李世 for 李世民."""
+    for name in re.split("[、和]", gold):
+        at = text.find(name)
+        while at >= 0:
+            if a < at + len(name) <= b:
+                return True
+            at = text.find(name, at + 1)
+    return False
 
 
 def combined_folder(dest: Path) -> Path:

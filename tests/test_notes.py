@@ -191,7 +191,8 @@ def test_an_edition_without_the_commentary_lacks_each_note_whole(tmp_path):
 
 FACTS = {
     "安市城主：A、B、D 不名；C 作杨万春；E 作梁修元",
-    "縑：A、B 作縑；D 作缣；C 作绸缎；E 作绢",
+    # the gift's stuff and its count are one fact: one note, each witness quoted as it writes both
+    "縑，數目（匹），所記同數：A、B 作縑一百匹；C 作绸缎一百匹；D 作缣百匹；E 作绢百匹",
     "李世勣：A、B 作李世；C 作李世勣；D 作李祐；E 作李勋",
     "蓋牟城，所記同：A、B 作蓋州；C、E 作盖州；D 作盖牟",
     "渤錯水：C、E 作渤错水；D 作渤海",
@@ -224,8 +225,11 @@ def test_a_number_independent_tellings_agree_on_is_stated_once(seeds_edition):
     agreed = [n for n in notes_of(seeds_edition, "fact") if n.label.endswith("所記同數")]
     rearguard = [n for n in agreed if n.episode == "withdrawal"]
     assert [sorted(s for r in n.readings for s in r.sigla) for n in rearguard] == [list("ABCDE")]
+    # the gift's count, with the stuff each text counts (one fact, one note), each quoted as written
     gift = [n for n in agreed if n.episode == "anshi-dialogue"]
-    assert [{r.text: r.sigla for r in n.readings} for n in gift] == [{"一百匹": ("A", "B", "C"), "百匹": ("D", "E")}]
+    assert [{r.text: r.sigla for r in n.readings} for n in gift] == [
+        {"縑一百匹": ("A", "B"), "绸缎一百匹": ("C",), "缣百匹": ("D",), "绢百匹": ("E",)}
+    ]
 
 
 def test_a_number_told_differently_quotes_each_witness_as_it_reads(seeds_edition):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .counted import counted
 from .entity_notes import EntityNotes
 from .model import EpisodeResult, Family, Note, Reading, Row, Tokens
 from .params import Params
@@ -60,7 +61,7 @@ class Facts:
         norm_fold: Callable[[str], str],
         params: Params,
     ) -> None:
-        quoting = Quoting({s: f.id for f in families for s in f.members}, norm_fold)
+        quoting = self.quoting = Quoting({s: f.id for f in families for s in f.members}, norm_fold)
         self.gathering = Gathering(mentions, tokens, norm_fold)
         self.entities = EntityNotes(register, mentions, quoting, params.agree)
         self.values = ValueNotes(self.gathering, quoting, params.agree, params.apart)
@@ -88,6 +89,7 @@ class Facts:
                 kind, {s: [x for x in xs if x.kind == kind] for s, xs in everything.items()}, group, cover, in_episode
             )
         found += self.values.notes(everything, group, cover)
+        found = counted(found, everything, self.gathering.tokens, self.quoting)
         return [
             Note(
                 type="fact",
