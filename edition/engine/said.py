@@ -32,6 +32,10 @@ DIRECTION = re.compile(r"(?<=[城州县市])(?:东南|东北|西南|西北|[东�
 TROOPS = ("步骑", "飞骑", "骑兵", "步兵", "人马", "兵马", "甲士", "兵", "骑", "卒")
 
 
+# (compared forms) a year of the reign: after a cyclical binome, that binome names the year (丙午二十年), not a day
+REIGN_YEAR = re.compile(r"[一二三四五六七八九十廿]{1,3}年")
+
+
 SINCE = "自从"  # (compared forms) "from": a date after it opens a stretch of time
 
 
@@ -123,6 +127,8 @@ def dates(tokens: Tokens, seg: Segment) -> list[Said]:
             a, b = m.span()
             if a and n[a - 1] in SINCE:
                 continue  # 自九月十八日離開安市……時間已進入十月: where a stretch of time begins, not a moment's date
+            if REIGN_YEAR.match(n, b):
+                continue  # (丙午)二十年: a year named by its cycle before the reign's count, not a day
             start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
             key = "month" if _month(m.group()) else "date"  # a month is set against months, a day against days
             out.append(_said(tokens, start, end, "date", key, m.group()))
