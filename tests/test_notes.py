@@ -670,3 +670,25 @@ def test_a_copy_with_moved_paragraphs_is_collated_paragraph_by_paragraph(tmp_pat
     moved = [p for p in paras[:2] if ("omission", p, "") in notes and ("addition", "", p) in notes]
     assert len(moved) == 1 and len(notes) == 2, notes  # one of the two swapped paragraphs moved, whole
     assert all("暴風雪" not in lemma and "暴風雪" not in reading for _, lemma, reading in notes)
+
+
+def test_a_witness_is_quoted_in_its_own_words_before_its_commentary(seeds_edition):
+    """資治通鑑 with 胡三省's notes in brackets names 遼澤 in its text (度遼水遼澤泥潦) and again in a note
+    (蒲溝渤錯水皆在遼澤中), which stood in the rows where more texts named it (the blizzard's): a fact note
+    quotes the text's own words wherever it has them."""
+    from edition.engine.entity_notes import EntityNotes, Told
+    from edition.engine.quoting import Quoting
+    from edition.engine.register import Register
+    from edition.engine.said import Said
+
+    text = "度遼水遼澤泥潦車馬不通(蒲溝渤錯水皆在遼澤中)"
+    own, gloss = (
+        Said("P", at, at + 2, "遼澤", "place", "liao-marshes", "辽泽", "name", ("liao-marshes",), row)
+        for at, row in ((3, "r1"), (text.index("遼澤中"), "r2"))
+    )
+    others = [Said(s, 0, 2, "遼澤", "place", "liao-marshes", "辽泽", "name", ("liao-marshes",), "r2") for s in "QW"]
+    told = Told({"r1": "r1", "r2": "r2"}, {(s, r): (r,) for s in "PQW" for r in ("r1", "r2")})
+    for x in (own, gloss, *others):
+        told.add(x, "liao-marshes", x.siglum)
+    notes = EntityNotes(Register(seeds_edition.register), (), Quoting({}, str), 3, lambda x: "(" in text[: x.start])
+    assert notes._best([gloss, own], told)["liao-marshes"] is own

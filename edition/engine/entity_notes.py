@@ -8,6 +8,7 @@ entry of the kind it alone names in the same row (李世勣 / 李祐).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .quoting import Found, Quoting
@@ -65,8 +66,16 @@ class _Named:
 class EntityNotes:
     """The notes on how the witnesses name the register's entries."""
 
-    def __init__(self, register: Register, mentions: tuple[Mention, ...], quoting: Quoting, agree: int) -> None:
+    def __init__(
+        self,
+        register: Register,
+        mentions: tuple[Mention, ...],
+        quoting: Quoting,
+        agree: int,
+        glossed: Callable[[Said], bool] = lambda x: False,
+    ) -> None:
         self.entries = {e.id: e for e in register.entries}
+        self.glossed = glossed  # whether a mention is inside a commentary's brackets
         self.named = Counter(m.entries[0] for m in mentions if m.how != "title" and len(m.entries) == 1)
         self.q = quoting
         self.agree = agree
@@ -215,15 +224,17 @@ class EntityNotes:
         return 2 * here > self.named[e]
 
     def _rank(self, x: Said, e: str, told: Told) -> tuple:
-        """Which of a witness's mentions of an entry is its reading: the one told where most other texts name
-        it too, in its group of rows (the people moved from 蓋州, not 蓋牟城 among the cities taken); then the
-        one named with what the others name there (``Told.company``); then the one most other texts name in the
+        """Which of a witness's mentions of an entry is its reading: one of the text's own before one in a
+        commentary's brackets (P's 遼澤泥潦, not 胡注's 蒲溝渤錯水皆在遼澤中); then the one told where most other
+        texts name it too, in its group of rows (the people moved from 蓋州, not 蓋牟城 among the cities taken);
+        then the one named with what the others name there (``Told.company``); then the one most other texts name in the
         rows its own cell covers (A's coats put on, as E's are worn, not those waiting at 營州); then a
         variant; then the name most other texts use (蓋州 as C and E, of A's 蓋牟城 and 蓋州 in one moment); then as
         ``_prefer`` says."""
         me = self.q.family(x.siglum)
         how, *rest = self._prefer(x, e)
         return (
+            self.glossed(x),
             -len(told.where[(e, told.group[x.row])] - {me}),
             -told.company(x, e, me),
             -len(told.beside(x, e) - {me}),
