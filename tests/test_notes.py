@@ -558,6 +558,16 @@ def test_a_direction_is_one_from_a_town(text, found):
     assert [d.value for d in directions(t, s, [])] == found
 
 
+def test_a_direction_is_quoted_with_its_town():
+    """The alternate history's rite is 运到幽州城东南: quoted 城东南, it hid that its town is not 柳城."""
+    t, s = seg_of("把遗骨运到幽州城东南安葬")
+    town = (t.text.index("幽州"), t.text.index("幽州") + 2)
+    assert [d.text for d in directions(t, s, [town])] == ["幽州城东南"]
+    t, s = seg_of("並集柳城東南")
+    assert [d.text for d in directions(t, s, [(2, 4)])] == ["柳城東南"]
+    assert [d.text for d in directions(t, s, [])] == ["城東南"]  # no town named: the word for a town
+
+
 def test_numerals_are_read_by_cn2an():
     assert number_value("一百") == ("100", False) and number_value("百") == ("100", False)
     assert number_value("三千五百") == ("3500", False)

@@ -110,12 +110,14 @@ def _troops(n: str, a: int, b: int) -> bool:
 
 def directions(tokens: Tokens, seg: Segment, places: list[tuple[int, int]]) -> list[Said]:
     """Where, from a town: 柳城東南, 城南 -- the direction after a town's name or a word for a town, quoted with
-    the place named just before it (``places``: the segment's place mentions)."""
+    the place named just before it, or before its word for a town (幽州城东南) (``places``: the segment's place
+    mentions)."""
     out = []
     for m in DIRECTION.finditer(seg.folded):
         a, b = m.span()
         start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
-        start = next((p for p, q in places if q == start), tokens.at[seg.lo + a - 1])
+        town = tokens.at[seg.lo + a - 1]  # the word for a town the direction follows (城南), or a name's end
+        start = next((p for p, q in places if q in (start, town)), town)  # 柳城東南; 幽州城东南, not 城东南
         out.append(_said(tokens, start, end, "direction", "direction", m.group()))
     return out
 
