@@ -146,3 +146,15 @@ def test_a_passage_told_in_another_order_joins_its_counterpart(tmp_path):
     row = next(r for r in rows if any(e in s.text for s in r.cells.get("E", ())))
     assert any("人口盡數遷往內地" in s.text for s in row.cells.get("A", ()))
     assert any(sig == "E" for sig, _ in row.moved)
+
+
+def test_an_authors_afterword_tells_no_episode(tmp_path):
+    """An alternate history ends with 作者的话: how the chapter departs from the histories (殿后的是程知节和薛万彻，
+    不是李世勣和李道宗；赏给城主的是蜀锦二百匹，不是缣一百匹). It names every episode's words and tells no moment:
+    it had been read into three episodes, and its 缣 and 李世勣 quoted as the witness's readings."""
+    ed = build(edition_folder(tmp_path / "w", ["222_alternate_history.txt"]))
+    z = next(w for w in ed.witnesses if w.siglum == "Z")
+    start = z.text.index("作者的话")
+    labels = labels_by_char(ed, "Z", len(z.text))
+    assert not any(labels[start:])
+    assert label_at(ed, "Z", "两人领步骑三万") == "withdrawal"  # the story before it keeps its episodes

@@ -31,6 +31,8 @@ from .segment import CLAUSE, PARAGRAPH, SCENE, SENTENCE
 
 Profile = dict[str, float]  # pair -> weight
 CLAUSES = re.compile(r"[^\w]+")  # what parts a definition's clauses: every mark and space
+# (compared forms) a heading that opens a writer's or editor's notes after the text: paratext, not the story
+PARATEXT = re.compile(r"作者的话|作者有话说|作者按|后记|附记|跋|编者按|注释|参考文献|参考书目")
 
 
 @lru_cache(maxsize=1 << 17)
@@ -217,6 +219,19 @@ def out_of_time(segs: tuple[Segment, ...], defs: tuple[EpisodeDef, ...], params:
     ]
 
 
+def afterword(segs: tuple[Segment, ...], states: int) -> list[set[int]]:
+    """For each segment, every state when it lies in the witness's own paratext: from a paragraph headed
+    作者的话, 后记, 附记 (or the like, ``PARATEXT``) to the end. An author's note on how the chapter departs
+    from the histories (赏给城主的是蜀锦二百匹，不是缣一百匹) names the episode's words but tells no moment."""
+    out: list[set[int]] = []
+    every: set[int] = set()
+    for seg in segs:
+        if not every and seg.strength >= PARAGRAPH and PARATEXT.fullmatch(seg.folded):
+            every = set(range(1, states + 1))
+        out.append(every)
+    return out
+
+
 def label(
     segs: tuple[Segment, ...],
     raw: list[list[float]],
@@ -374,7 +389,10 @@ def assign(
             cf.update(seg.folded[i : i + 2] for i in range(len(seg.folded) - 1))
             n_docs += 1
     profiles = profiles_of(defs, norm, persons, cf, sum(cf.values()), params.name_weight, params.background)
-    barred = {s: out_of_time(segs, defs, params) for s, segs in segments.items()}
+    barred = {
+        s: [t | a for t, a in zip(out_of_time(segs, defs, params), afterword(segs, len(defs)), strict=True)]
+        for s, segs in segments.items()
+    }
     labels = labels_of(segments, profiles, params, barred)
     for _ in range(params.rounds):
         profiles = expand(profiles, segments, labels, family, df, n_docs, params.lift, params.uses)
