@@ -702,3 +702,33 @@ def test_a_witness_is_quoted_in_its_own_words_before_its_commentary(seeds_editio
         told.add(x, "liao-marshes", x.siglum)
     notes = EntityNotes(Register(seeds_edition.register), (), Quoting({}, str), 3, lambda x: "(" in text[: x.start])
     assert notes._best([gloss, own], told)["liao-marshes"] is own
+
+
+def test_a_copy_is_quoted_where_its_base_is(seeds_edition):
+    """B copies A: each fact note quotes B at the words it quotes A at (A's 遼東之地…早寒 spans down to the
+    others' 早寒 while B's cell beside it did not, and B was quoted at 入遼東時的豪情萬丈)."""
+    from rapidfuzz import fuzz
+
+    texts = {w.siglum: w.text for w in seeds_edition.witnesses}
+    both = 0
+    for note in notes_of(seeds_edition, "fact"):
+        spans = {s: span for r in note.readings for s, span in r.spans.items()}
+        if "A" in spans and "B" in spans:
+            (a0, a1), (b0, b1) = spans["A"], spans["B"]
+            # the copies differ in a quote mark or a variant here and there (“/「, 颳/刮), not in their words
+            assert fuzz.ratio(texts["A"][a0 - 15 : a1 + 5], texts["B"][b0 - 15 : b1 + 5]) > 80, note.text
+            both += 1
+    assert both > 8
+
+
+def test_copies_cover_the_rows_their_longest_cell_covers():
+    """The rows a cell covers, for a copy beside its base: the base alone may span (the spine's cell spreads
+    over the rows the others' sentences answer), but the copy's words tell that same moment."""
+    from edition.engine.facts import _covers
+    from edition.engine.model import Row
+
+    rows = (Row("r1", {"A": (), "B": (), "C": ()}, {"A": 2}), Row("r2", {"C": ()}), Row("r3", {"B": ()}))
+    family = {"A": "A", "B": "A", "C": "C"}.get
+    cover = _covers(rows, family)
+    assert cover[("A", "r1")] == cover[("B", "r1")] == ("r1", "r2")
+    assert cover[("C", "r1")] == ("r1",) and cover[("B", "r3")] == ("r3",)

@@ -40,13 +40,18 @@ def _groups(rows: tuple[Row, ...]) -> dict[str, str]:
     return out
 
 
-def _covers(rows: tuple[Row, ...]) -> dict[tuple[str, str], tuple[str, ...]]:
-    """The rows each cell covers, by (witness, row): its own and those its span reaches down over."""
-    return {
-        (s, row.id): tuple(r.id for r in rows[k : k + row.span.get(s, 1)])
-        for k, row in enumerate(rows)
-        for s in row.cells
-    }
+def _covers(rows: tuple[Row, ...], family: Callable[[str], str]) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The rows each cell covers, by (witness, row): its own and those its span reaches down over -- or its
+    copies' in that row, the longest: copies of one text tell one moment, though the base's cell alone may
+    span (A's 遼東之地…早寒 reaches the row of the others' 早寒, B's beside it not)."""
+    out = {}
+    for k, row in enumerate(rows):
+        reach: dict[str, int] = {}
+        for s in row.cells:
+            reach[family(s)] = max(reach.get(family(s), 1), row.span.get(s, 1))
+        for s in row.cells:
+            out[(s, row.id)] = tuple(r.id for r in rows[k : k + reach[family(s)]])
+    return out
 
 
 class Facts:
@@ -71,7 +76,7 @@ class Facts:
         structure never splits one fact in two); quantities and dates, row by row -- a row together with the
         rows a spanning cell covers (that cell's counterparts are there)."""
         group = _groups(episode.rows)
-        cover = _covers(episode.rows)
+        cover = _covers(episode.rows, self.quoting.family)
         everything: dict[str, list[Said]] = {}
         for row in episode.rows:
             for siglum, segs in row.cells.items():
