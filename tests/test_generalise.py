@@ -158,3 +158,15 @@ def test_an_authors_afterword_tells_no_episode(tmp_path):
     labels = labels_by_char(ed, "Z", len(z.text))
     assert not any(labels[start:])
     assert label_at(ed, "Z", "两人领步骑三万") == "withdrawal"  # the story before it keeps its episodes
+
+
+def test_an_episode_told_at_length_in_dialogue_is_found(tmp_path):
+    """A novel told in flashback gives the rite for the dead as an old soldier's long talk with his grandson:
+    its few words of the rite (柳城東南, 太牢, 祭文) are spread too thin to pay a letter's price, and the witness
+    told no word of it. An episode a witness tells nothing of is looked for again at half the price, and taken
+    where the best run's evidence clears what two paragraph breaks cost. A witness without the episode gets
+    none: the alternate history has no meeting with the prince, and no text of it is called that."""
+    ed = build(edition_folder(tmp_path / "w", ["221_flashback_novel.txt", "222_alternate_history.txt"]))
+    assert label_at(ed, "Y", "一併埋到柳城東南") == "rite"
+    z = next(w for w in ed.witnesses if w.siglum == "Z")
+    assert "crown-prince" not in labels_by_char(ed, "Z", len(z.text))

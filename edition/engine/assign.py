@@ -232,12 +232,42 @@ def afterword(segs: tuple[Segment, ...], states: int) -> list[set[int]]:
     return out
 
 
+def rescued(
+    labels: list[int],
+    raw: list[list[float]],
+    paid: list[int],
+    price: float,
+    bar: float,
+    story: set[int],
+    barred: list[set[int]] | None,
+) -> list[int]:
+    """An episode of the story a witness was given no word of, looked for again at a lower ``price`` among its
+    text in no state: the best run of segments (most evidence less price), taken when it clears ``bar``."""
+    out = list(labels)
+    told = set(labels)
+    for k in sorted(story - told):
+        best, run, start, span = 0.0, 0.0, 0, None
+        for i, lab in enumerate(out):
+            if lab or (barred and k in barred[i]):
+                run, start = 0.0, i + 1
+                continue
+            if run <= 0:
+                run, start = 0.0, i
+            run += raw[i][k - 1] - price * paid[i]
+            if run > best:
+                best, span = run, (start, i + 1)
+        if span and best >= bar:
+            out[span[0] : span[1]] = [k] * (span[1] - span[0])
+    return out
+
+
 def label(
     segs: tuple[Segment, ...],
     raw: list[list[float]],
     params: Params,
     peak: float,
     barred: list[set[int]] | None = None,
+    story: set[int] = frozenset(),
 ) -> list[int]:
     """One witness's labels (0 none, k state k-1) from its segments' ``evidence``; ``peak``: the density its
     price of a letter is set from (see ``labels_of``); ``barred``: the states each segment may not take."""
@@ -252,6 +282,8 @@ def label(
             row[k - 1] = -math.inf
     labels = trim(viterbi(emit, strength, params), raw, strength)
     labels = close_scenes(labels, raw, strength, [len(seg.folded) for seg in segs], params.scene_share)
+    if params.rescue:
+        labels = rescued(labels, raw, paid, price * params.rescue, 2 * params.cost_paragraph, story, barred)
     return [0 if barred and k in barred[i] else k for i, k in enumerate(labels)]
 
 
@@ -260,6 +292,7 @@ def labels_of(
     profiles: list[Profile],
     params: Params,
     barred: dict[str, list[set[int]]],
+    story: set[int] = frozenset(),
 ) -> dict[str, list[int]]:
     """Every witness's labels. A witness's price of a letter follows its own peak density, never less than
     ``params.floor`` of the median witness's (off by default: see its doc)."""
@@ -267,7 +300,7 @@ def labels_of(
     peaks = {s: peak_density(segs, raw[s], params.peak) for s, segs in segments.items()}
     ranked = sorted(peaks[s] for s, segs in segments.items() if segs)
     floor = params.floor * ranked[(len(ranked) - 1) // 2] if ranked else 0.0
-    return {s: label(segs, raw[s], params, max(peaks[s], floor), barred[s]) for s, segs in segments.items()}
+    return {s: label(segs, raw[s], params, max(peaks[s], floor), barred[s], story) for s, segs in segments.items()}
 
 
 def viterbi(scores: list[list[float]], strength: list[int], params: Params) -> list[int]:
@@ -393,8 +426,9 @@ def assign(
         s: [t | a for t, a in zip(out_of_time(segs, defs, params), afterword(segs, len(defs)), strict=True)]
         for s, segs in segments.items()
     }
-    labels = labels_of(segments, profiles, params, barred)
+    story = {k for k, d in enumerate(defs, 1) if not d.context}
+    labels = labels_of(segments, profiles, params, barred, story)
     for _ in range(params.rounds):
         profiles = expand(profiles, segments, labels, family, df, n_docs, params.lift, params.uses)
-        labels = labels_of(segments, profiles, params, barred)
+        labels = labels_of(segments, profiles, params, barred, story)
     return {s: tuple(defs[j - 1].id if j and not defs[j - 1].context else None for j in labels[s]) for s in segments}

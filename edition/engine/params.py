@@ -53,6 +53,11 @@ class Params:
     scene_share: float = p(
         0.5, "Unclaimed text closing or opening an episode's scene joins it, up to this share of its run."
     )
+    rescue: float = p(
+        0.5,
+        "Share of the price at which an episode a witness tells nothing of is looked for again (0: never). Left out"
+        " in turn, no kind but flashback (and all together) moved from 0 to 0.3, 0.5 or 0.75.",
+    )
     background: float = p(5000.0, "Pairs of a notional corpus that smooth the corpus's pair shares (small corpora).")
     name_weight: float = p(
         0.5,
