@@ -50,6 +50,7 @@ def contract_problems(data: dict[str, Any], texts: dict[str, str]) -> list[str]:
         if w["family"] not in families or w["siglum"] not in families[w["family"]]["members"]:
             say(f"{w['siglum']}: family {w['family']}")
     cells_of: dict[str, dict[str, list[tuple[int, int]]]] = {}
+    in_episode: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (episode, witness) -> its cells' spans
     for ep in data["episodes"]:
         rows = ep["rows"]
         for k, row in enumerate(rows):
@@ -60,6 +61,7 @@ def contract_problems(data: dict[str, Any], texts: dict[str, str]) -> list[str]:
                 for sp in cell:
                     take(sig, sp, f"row {row['id']}")
                     cells_of[row["id"]].setdefault(sig, []).append((sp["start"], sp["end"]))
+                    in_episode.setdefault((ep["id"], sig), []).append((sp["start"], sp["end"]))
             for sig, n in row.get("span", {}).items():
                 below = rows[k + 1 : k + n]
                 if sig not in row["cells"] or n < 2 or len(below) != n - 1 or any(sig in r["cells"] for r in below):
@@ -90,6 +92,19 @@ def contract_problems(data: dict[str, Any], texts: dict[str, str]) -> list[str]:
             say(f"{where}: no lemma")
         if not note["readings"] and note["type"] != "editor":
             say(f"{where}: no reading")
+        if note["type"] == "collation":
+            # every side of a collation note inside one cell of its episode (a spanning cell may sit in an earlier
+            # row), or inside the text no episode holds
+            placed = [(lemma["siglum"], lemma["start"], lemma["end"])] if lemma else []
+            placed += [(sig, a, b) for r in note["readings"] for sig, (a, b) in r["spans"].items()]
+            for sig, a, b in placed:
+                home = (
+                    in_episode.get((note["episode"], sig), [])
+                    if note["row"]
+                    else [(sp["start"], sp["end"]) for sp in data["unassigned"].get(sig, [])]
+                )
+                if not any(x <= a and b <= y for x, y in home):
+                    say(f"{where}: {sig} {a}-{b} outside the cells it belongs to")
         for r in note["readings"]:
             for sig, (a, b) in r["spans"].items():
                 if sig not in r["sigla"]:

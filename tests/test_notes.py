@@ -405,6 +405,25 @@ def test_values_are_set_against_each_other_only_at_one_moment():
     assert notes._beside(said, cover) == {}
 
 
+def test_months_apart_are_set_against_each_other_only_where_their_rows_share_a_name():
+    """貞觀政要's 正月 (the month 魏徵 died) and a novel's 十月 (退到了營州) stood in one row: two events' months,
+    not two readings of one. Months apart are noted only where the rows name someone or somewhere in common;
+    十月 and 十月初 (one month) need no such check."""
+    from edition.engine.quoting import Quoting
+    from edition.engine.said import Said
+    from edition.engine.value_notes import ValueNotes
+
+    notes = ValueNotes(None, Quoting({}, str), agree=3, apart=10.0)
+    cover = {(s, "r1"): ("r1",) for s in "TYAE"}
+    month = lambda s, m: Said(s, 0, len(m), m, "date", "month", m, row="r1")  # noqa: E731
+    apart = {"T": [month("T", "正月")], "Y": [month("Y", "十月")]}
+    assert notes._value_notes("date", apart, {}, cover, set()) == []
+    named = {("T", "r1"): {"yingzhou"}, ("Y", "r1"): {"yingzhou"}}
+    assert len(notes._value_notes("date", apart, named, cover, set())) == 1
+    one = {"A": [month("A", "十月")], "E": [month("E", "十月初")]}
+    assert len(notes._value_notes("date", one, {}, cover, set())) == 1
+
+
 def test_collation_tags_are_true(seeds_edition):
     tagged = {(n.lemma_text, t) for n in notes_of(seeds_edition, "collation") for t in n.tags}
     assert tagged == {("巖", "place")}  # 巖州 and 白巖城 are places; 透, 儘, 週 … are in no name

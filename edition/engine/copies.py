@@ -9,7 +9,8 @@ and in none in the copy. Here each letter of the base takes the episode most of 
 (the base's on a tie), and each member's segment the episode most of its letters take, where most of them are
 found in the base: letters inside a stretch found once in each text, in the same order (collation's anchors),
 and letters between two such stretches where both texts hold as many (a variant, not an addition). Words a copy
-alone has keep its own label.
+alone has keep its own label, unless the family's words on both sides stand in one episode; words the base
+alone has (a commentary the copies leave out) take the label of the family's words around them.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def family_labels(
                 if i >= 0:
                     disputed.setdefault(i, Counter({own_base[i]: 1}))[mine] += 1
     if not disputed:
-        return own_base
+        return within(own_base, members)
     for found, seg, mine in agreeing:
         for d in range(seg.lo, seg.hi):
             if found[d] in disputed:
@@ -86,6 +87,26 @@ def family_labels(
     out = list(own_base)
     for i, votes in disputed.items():
         out[i] = max(votes, key=lambda x, v=votes, b=own_base[i]: (v[x], x == b))
+    return within(out, members)
+
+
+def within(labels: list[str | None], members: dict[str, tuple[array, tuple[Segment, ...], tuple]]) -> list[str | None]:
+    """The base's words no copy has (a commentary the copies leave out), between letters the family labels
+    alike, take that label: 胡注's 實録上云徙三州户口入内地者 glosses the tally of the people moved, whatever its
+    words of moving the people (戶口, 內地) say on their own -- and its omission in the copies then stands where
+    theirs does."""
+    shared = bytearray(len(labels))
+    for found, _, _ in members.values():
+        for i in found:
+            if i >= 0:
+                shared[i] = 1
+    out = list(labels)
+    last = -1  # the last shared letter
+    for i, here in enumerate(shared):
+        if here:
+            if last >= 0 and i - last > 1 and out[last] == out[i]:
+                out[last + 1 : i] = [out[i]] * (i - last - 1)
+            last = i
     return out
 
 
@@ -117,6 +138,7 @@ def follow_base(
         for s in fam.members:
             found = members[s][0] if s in members else identity
             relabelled = list(labels[s])
+            own: list[int] = []  # segments mostly of the copy's own words
             for n, seg in enumerate(segments[s]):
                 run = _base_range(found, seg)
                 if run is not None:
@@ -124,11 +146,31 @@ def follow_base(
                 else:
                     here = [family[found[d]] for d in range(seg.lo, seg.hi) if found[d] >= 0]
                     if 2 * len(here) <= seg.hi - seg.lo:
-                        continue  # mostly the copy's own words: its own label
+                        own.append(n)
+                        continue
                 if here.count(here[0]) == len(here):
                     relabelled[n] = here[0]
                 else:
                     tally = Counter(here)
                     relabelled[n] = max(tally, key=lambda x, t=tally: (t[x], x is None, x or ""))
-            out[s] = tuple(relabelled)
+            out[s] = tuple(_between(relabelled, set(own)))
+    return out
+
+
+def _between(labels: list[str | None], own: set[int]) -> list[str | None]:
+    """A copy's runs of its own words keep their own label, unless the family's words on both sides stand in one
+    episode: then they are told inside it (a passage a copy adds to the withdrawal is the withdrawal's, and the
+    note on it stands in that episode's cells beside the base's place for it)."""
+    out = list(labels)
+    n = 0
+    while n < len(out):
+        if n not in own:
+            n += 1
+            continue
+        end = n
+        while end in own:
+            end += 1
+        if n > 0 and end < len(out) and out[n - 1] is not None and out[n - 1] == out[end]:
+            out[n:end] = [out[end]] * (end - n)
+        n = end
     return out

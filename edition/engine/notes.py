@@ -16,6 +16,7 @@ from .cache import Cache, digest
 from .collate import Base, Chain, Collation, Silence, combine, compare
 from .edits import Counts, Edits
 from .facts import Facts
+from .fitting import fitted
 from .model import EpisodeResult, Family, Lacuna, Note, Reading, Span, Tokens, Witness
 from .normalise import Normaliser
 from .register import Entry, Mention, Mentions, mention_forms, mentions, stand_in
@@ -155,13 +156,14 @@ def annotate(
     anchored: dict[str, Chain],
     bare: set[str],
     episodes: tuple[EpisodeResult, ...],
+    outside: dict[str, tuple[Span, ...]],
     resources: Resources,
     norm: Normaliser,
     edits: Edits,
     cache: Cache,
 ) -> Annotated:
     """Every note of the edition, the lacunae and the register's mentions; ``anchored``: each copy's anchors on its
-    family's base (``pipeline.anchoring``)."""
+    family's base (``pipeline.anchoring``); ``outside``: each witness's text in no episode."""
     keys = {w.siglum: (w.siglum, digest(w.text), resources.digest) for w in witnesses}
     everything = tuple(keys.values())
     script = {w.siglum: w.script for w in witnesses}
@@ -196,7 +198,9 @@ def annotate(
         for m in cache.get(("mentions", *keys[w.siglum], named), partial(mentions, w.siglum, tokens[w.siglum], forms))
     )
     facts = Facts(register, found, tokens, fams, norm.fold_text, resources.params)
-    notes = locate(tag([n for c in collated for n in c.notes], found) + lacuna_notes(lacunae, tokens), episodes)
+    texts = {s: t.text for s, t in tokens.items()}
+    collation = fitted([n for c in collated for n in c.notes], episodes, outside, texts)  # inside their cells
+    notes = locate(tag(collation, found) + lacuna_notes(lacunae, tokens), episodes)
     partition = tuple(f.members for f in fams)  # which witnesses are independent: the catalogue may say
     notes += [
         n

@@ -247,12 +247,13 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
         labels, assigned = episodes_of(segments, tokens, fams, anchored, resources, norm, edits, everything, cache)
     with clock.stage("rows"):
         episodes, regrouped = rows_of(witnesses, segments, labels, fams, resources, norm, edits, cache)
+    outside = {w.siglum: unassigned_spans(segments[w.siglum], labels[w.siglum]) for w in witnesses}
     with clock.stage("notes"):
-        annotated = annotate(witnesses, tokens, fams, anchored, bare, episodes, resources, norm, edits, cache)
+        annotated = annotate(witnesses, tokens, fams, anchored, bare, episodes, outside, resources, norm, edits, cache)
     return Edition(
         witnesses,
         episodes,
-        {w.siglum: unassigned_spans(segments[w.siglum], labels[w.siglum]) for w in witnesses},
+        outside,
         families=fams,
         notes=annotated.notes,
         lacunae=annotated.lacunae,

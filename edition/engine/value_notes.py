@@ -103,7 +103,9 @@ class ValueNotes:
             slot = self._beside(slot, cover)
             if kind == "date" and {x.value for x in slot.values()} <= skip:
                 continue
-            if key == "month" and len({x.value for x in slot.values()}) == 1:
+            values = {x.value for x in slot.values()}
+            if key == "month" and (len(values) == 1 or len(_months(values)) > 1):
+                # one month, or months apart (正月, 魏徵's death, against 十月 at 營州): what else do the rows share?
                 slot = self._corroborated(slot, named)
             # a number or date three independent tellings agree on is a fact worth stating (殿後四萬); two
             # agreeing in one row may be chance, and the table shows them side by side anyway

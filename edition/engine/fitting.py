@@ -1,0 +1,236 @@
+"""A collation note inside the cells it is shown in.
+
+A copy is collated with its base over the whole text; the rows are made of sentences. A difference that runs
+over a sentence's end in one of them (丙戍度 in the unpunctuated 通鑑, 丙戌。渡 in a copy whose sentence ends
+there; a passage one copy adds over two paragraphs) then stands in two cells, and a note is shown in one: the
+export's contract (every note inside the cells it belongs to) broke. Such a note is cut where a cell of any of
+its sides ends, at the same share of each side's letters and marks -- letter for letter where the sides are as
+long (戍|度 against 戌。|渡), and exactly at its edge on the side whose cell ends there; a rewritten passage is
+cut into rewritten parts. A part that one side lacks is an addition or an omission; a part its sides
+read alike is no note. Before any cut, an omission or an addition whose sides stand in two homes is moved along
+the words repeated at its ends, where that puts them in one; and a copy's place for an omission moves over marks
+and spaces into the base's home.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import replace
+
+from .model import EpisodeResult, Note, NoteType, Reading, Span
+from .vocabulary import CollationClass
+
+Side = tuple[str, int, int]  # a witness, and the stretch of its text a note quotes
+
+
+Home = str | None  # an episode, or None: the text no episode holds
+
+
+def fitted(
+    notes: list[Note],
+    episodes: tuple[EpisodeResult, ...],
+    outside: dict[str, tuple[Span, ...]],
+    texts: dict[str, str],
+) -> list[Note]:
+    """The notes, each collation note that crosses a cell's edge cut there, and the place a side lacking words
+    stands at (an addition's in the base, an omission's in a copy) moved over marks and spaces into the cells
+    its words' side is in (see the module's doc); ``outside``: each witness's text in no episode."""
+    places: dict[str, list[tuple[int, int, Home]]] = {}
+    for ep in episodes:
+        for row in ep.rows:
+            for siglum, segs in row.cells.items():
+                places.setdefault(siglum, []).extend((seg.start, seg.end, ep.episode.id) for seg in segs)
+    for siglum, spans in outside.items():
+        places.setdefault(siglum, []).extend((sp.start, sp.end, None) for sp in spans)
+    for xs in places.values():
+        xs.sort(key=lambda p: (p[0], p[1]))
+    edges = {s: sorted({x for a, b, _ in xs for x in (a, b)}) for s, xs in places.items()}
+    out: list[Note] = []
+    for n in notes:
+        if n.type != NoteType.COLLATION or n.lemma is None:
+            out.append(n)
+            continue
+        whole = n if _at_home(n, places) else _slid(n, places, texts)
+        out += [whole] if whole is not None else [_placed(piece, places, texts) for piece in _cut(n, edges, texts)]
+    return out
+
+
+def _homes(places: list[tuple[int, int, Home]], a: int, b: int) -> list[Home]:
+    """The homes of the cells (or stretches outside them) that hold ``a..b``."""
+    return [h for x, y, h in places if x <= a and b <= y]
+
+
+def _placed(n: Note, places: dict[str, list[tuple[int, int, Home]]], texts: dict[str, str]) -> Note:
+    """The note with each copy's side that lacks words (an omission's point) moved, over marks and spaces only,
+    into the cells (or the text outside them) that hold the base's words it is shown with."""
+    lemma = n.lemma
+    assert lemma is not None
+    homes = _homes(places.get(lemma.siglum, []), lemma.start, lemma.end)  # where the note is shown
+    if not homes:
+        return n
+    home = homes[0]
+
+    def snap(s: str, x: int) -> int:
+        text, mine = texts[s], places.get(s, [])
+        if home in _homes(mine, x, x):
+            return x
+        for step in (-1, 1):
+            y = x
+            while 0 <= y + min(step, 0) < len(text) and not text[y + min(step, 0)].isalnum():
+                y += step
+                if home in _homes(mine, y, y):
+                    return y
+        return x
+
+    readings = tuple(
+        replace(r, spans={s: (p, p) if a == b else (a, b) for s, (a, b) in r.spans.items() for p in [snap(s, a)]})
+        for r in n.readings
+    )
+    placed = replace(n, readings=readings)
+    return placed if _at_home(placed, places) else _slid(placed, places, texts) or placed
+
+
+def _at_home(n: Note, places: dict[str, list[tuple[int, int, Home]]]) -> bool:
+    """Whether every side of a note lies in one home (the cells of one episode, or the text outside them)."""
+    lemma = n.lemma
+    assert lemma is not None
+    sides = [(lemma.siglum, lemma.start, lemma.end)] + [(s, a, b) for r in n.readings for s, (a, b) in r.spans.items()]
+    common = set(_homes(places.get(sides[0][0], []), sides[0][1], sides[0][2]))
+    for s, a, b in sides[1:]:
+        common &= set(_homes(places.get(s, []), a, b))
+    return bool(common)
+
+
+def _slid(n: Note, places: dict[str, list[tuple[int, int, Home]]], texts: dict[str, str]) -> Note | None:
+    """An omission or an addition moved along the words repeated at its two ends, to where its sides share a
+    home: the base's 李世民矛盾的心情……湧了出來。李世民聞訊 against a copy's 李世民闻讯 leaves out the same words
+    before or after the copy's 李世民, and only one of the two places keeps the note inside its cells. None if
+    no place does."""
+    lemma = n.lemma
+    assert lemma is not None
+    words = [(lemma.siglum, lemma.start, lemma.end)] if lemma.end > lemma.start else []
+    words += [(s, a, b) for r in n.readings for s, (a, b) in r.spans.items() if b > a]
+    points = [(lemma.siglum, lemma.start)] if lemma.end == lemma.start else []
+    points += [(s, a) for r in n.readings for s, (a, b) in r.spans.items() if b == a]
+    if len(words) != 1 or not points:
+        return None  # both sides have words, or several copies have them: nothing slides as one
+    w, a, b = words[0]
+    text = texts[w]
+    for k in range(1, b - a + 1):
+        for step in (-k, k):
+            x, y = a + step, b + step
+            if x < 0 or y > len(text):
+                continue
+            moved = text[x:a] if step < 0 else text[b:y]  # what the stretch gives up at one end, takes at the other
+            kept = text[y:b] if step < 0 else text[a:x]
+            if moved != kept or any(texts[s][p + min(step, 0) : p + max(step, 0)] != moved for s, p in points):
+                continue
+            slid = _moved(n, w, (x, y), step, texts)
+            if _at_home(slid, places):
+                return slid
+    return None
+
+
+def _moved(n: Note, w: str, span: tuple[int, int], step: int, texts: dict[str, str]) -> Note:
+    """The note with witness ``w``'s words at ``span`` and every point moved by ``step``."""
+    lemma = n.lemma
+    assert lemma is not None
+    lemma = Span(w, *span) if lemma.siglum == w else Span(lemma.siglum, lemma.start + step, lemma.end + step)
+    readings = tuple(
+        replace(
+            r,
+            text=texts[w][span[0] : span[1]] if w in r.spans else r.text,
+            spans={s: span if s == w else (a + step, b + step) for s, (a, b) in r.spans.items()},
+        )
+        for r in n.readings
+    )
+    return replace(n, lemma=lemma, lemma_text=texts[lemma.siglum][lemma.start : lemma.end], readings=readings)
+
+
+def _inside(edges: list[int], a: int, b: int) -> list[int]:
+    """The cell edges strictly inside ``a..b``."""
+    return edges[bisect_right(edges, a) : bisect_left(edges, b)]
+
+
+def _letters(text: str, a: int, b: int) -> list[int]:
+    """Where a stretch's letters and marks are (not its spaces): what a cut is counted in -- a mark too, for a
+    cell may end after a closing quote (”說完 of ”說完，他躬身相謝)."""
+    return [i for i in range(a, b) if not text[i].isspace()]
+
+
+def _cut(n: Note, edges: dict[str, list[int]], texts: dict[str, str]) -> list[Note]:
+    lemma = n.lemma
+    assert lemma is not None
+    sides: list[Side] = [(lemma.siglum, lemma.start, lemma.end)]
+    sides += [(s, a, b) for r in n.readings for s, (a, b) in r.spans.items()]
+    if not any(_inside(edges.get(s, []), a, b) for s, a, b in sides):
+        return [n]
+    letters = {s: _letters(texts[s], a, b) for s, a, b in sides}
+    shares = sorted(  # where each side's cells end, as a share of its letters
+        {
+            k / len(letters[s])
+            for s, a, b in sides
+            for k in range(1, len(letters[s]))
+            if _inside(edges.get(s, []), letters[s][k - 1], letters[s][k] + 1)
+        }
+    )
+    bounds = {s: _bounds(texts[s], edges.get(s, []), a, b, letters[s], shares) for s, a, b in sides}
+    pieces = []
+    for j in range(len(shares) + 1):
+        piece = _piece(n, texts, {s: bounds[s][j] for s, _, _ in sides})
+        if any(r.text != piece.lemma_text for r in piece.readings):
+            pieces.append(piece)  # a part its sides read alike is no difference
+    return pieces or [n]
+
+
+def _bounds(
+    text: str, edges: list[int], a: int, b: int, letters: list[int], shares: list[float]
+) -> list[tuple[int, int]]:
+    """One side's stretches between the cuts: the cut at each share of its letters falls at a cell's edge where
+    one lies between the two letters there, else after the marks that close the first (戌，|渡)."""
+    out, start = [], a
+    for f in shares:
+        k = round(f * len(letters))
+        if k <= 0 or k >= len(letters):
+            end = nxt = start if k <= 0 else b  # this side has nothing on one side of the cut
+        else:
+            lo, hi = letters[k - 1], letters[k]
+            inner = _inside(edges, lo, hi + 1)
+            if inner:
+                end, nxt = inner[0], inner[-1]
+            else:
+                end = lo + 1
+                while end < hi and not text[end].isspace() and not text[end].isalnum():
+                    end += 1
+                nxt = end
+        end, nxt = max(end, start), max(nxt, start)
+        out.append((start, end))
+        start = nxt
+    out.append((start, max(b, start)))
+    return out
+
+
+def _piece(n: Note, texts: dict[str, str], spans: dict[str, tuple[int, int]]) -> Note:
+    """The note over these stretches of its sides; an addition or an omission where one side has none."""
+    lemma = n.lemma
+    assert lemma is not None
+    a, b = spans[lemma.siglum]
+    readings: dict[str, tuple[list[str], dict[str, tuple[int, int]]]] = {}
+    for r in n.readings:
+        for s in r.spans:
+            x, y = spans[s]
+            sigla, where = readings.setdefault(texts[s][x:y], ([], {}))
+            sigla.append(s)
+            where[s] = (x, y)
+    cls = n.cls
+    if a == b and n.cls != CollationClass.ADDITION:
+        cls = CollationClass.ADDITION
+    elif all(x == y for s, (x, y) in spans.items() if s != lemma.siglum) and n.cls != CollationClass.OMISSION:
+        cls = CollationClass.OMISSION
+    return replace(
+        n,
+        cls=cls,
+        lemma=Span(lemma.siglum, a, b),
+        lemma_text=texts[lemma.siglum][a:b],
+        readings=tuple(Reading(tuple(sigla), text, where) for text, (sigla, where) in readings.items()),
+    )
