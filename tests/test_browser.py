@@ -1,6 +1,7 @@
 """The reader's side in real Chromium (Debian's, through Playwright), at 1366 px and at 390 px.
 
-One site is built and served for the module. Screenshots go to test-artifacts/ (git-ignored) for a person
+One site is built and served for the run (conftest.py), and each worker keeps one tab per width that every
+test here takes as fresh as a new one (conftest.Tabs). Screenshots go to test-artifacts/ (git-ignored) for a person
 to look at. axe-core comes from the npm registry (scripts/setup.sh --test puts it in .venv/axe; this module
 installs it there itself when it is missing and npm is at hand).
 """
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import WIDTHS
 from tests.test_site import ROOT
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -21,10 +23,24 @@ ARTIFACTS = ROOT / "test-artifacts"
 AXE = ROOT / ".venv" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 AXE_VERSION = "4.14.1"
 EPISODE = "episodes/anshi-dialogue/"
-WIDTHS = {"desktop": (1366, 900), "phone": (390, 844)}
 PAGES = ["", "overview/", "conventions/", EPISODE, "episodes/withdrawal/", "episodes/liao-marshes/",
          "episodes/rite/", "episodes/crown-prince/", "witnesses/A/", "witnesses/B/", "witnesses/C/",
          "witnesses/D/", "witnesses/E/", "register/", "method/", "format/", "inputs/"]  # fmt: skip
+# axe-core on one page of each kind the site has, at each width (every page is checked to fit the width): the
+# home page and the other hand-written pages (method; format and inputs are the same template), the overview, the
+# conventions, an episode, a witness's reading text, the register. The search results and two witnesses compared
+# are checked where their tests show them; a broken input's pages in tests/test_serve.py.
+AXE_PAGES = ["", "overview/", "conventions/", EPISODE, "witnesses/B/", "register/", "method/"]
+AXE_RUN = """async (known) => (await axe.run(document, {resultTypes: ["violations"], runOnly: {type: "tag",
+     values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]}})).violations
+   .filter(v => v.impact === "serious" || v.impact === "critical")
+   .map(v => [v.id, v.nodes.filter(n => !known.some(([id, css]) =>
+     id === v.id && document.querySelector(n.target.join(" "))?.matches(css)))])
+   .filter(([, nodes]) => nodes.length)
+   .map(([id, nodes]) => [id, nodes.length, nodes[0].target.join(" ")])"""
+# Known and not yet fixed: Material's colours for the search results' count (#6d6d6d on #ededed, 4.41:1) and for the
+# words its results mark (#ff6e42 on white, 2.77:1) fall short of 4.5:1. Only those elements, only that rule.
+SEARCH_KNOWN = [("color-contrast", ".md-search-result__meta"), ("color-contrast", ".md-search-result mark")]
 HAN = r"[\u3400-\u9fff，。、；：？！「」“”（）]"
 
 pytestmark = [
@@ -54,15 +70,11 @@ def axe_source():
     return AXE.read_text(encoding="utf-8")
 
 
-def open_page(browser, width: str, **options):
-    w, h = WIDTHS[width]
-    context = browser.new_context(viewport={"width": w, "height": h}, **options)  # fresh localStorage each
-    pg = context.new_page()
-    pg.set_default_timeout(10_000)
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.errors = errors
-    return context, pg
+def axe_violations(pg, axe_source: str, known: list[tuple[str, str]] = ()) -> list:
+    """axe-core's serious and critical violations of the page as it stands (WCAG 2.2 AA and below): per rule, how
+    many elements and the first. ``known``: (rule, CSS selector) pairs whose elements that rule may fail."""
+    pg.add_script_tag(content=axe_source)
+    return pg.evaluate(AXE_RUN, list(known))
 
 
 @pytest.fixture(params=list(WIDTHS))
@@ -71,18 +83,10 @@ def width(request):
 
 
 @pytest.fixture
-def page(browser, width):
-    context, pg = open_page(browser, width)
+def page(tabs, width):
+    """The worker's tab at ``width``, as a new one (conftest.Tabs); ``desktop`` (conftest.py) is the wide one."""
+    pg = tabs.fresh(width)
     yield pg
-    context.close()
-    assert pg.errors == []
-
-
-@pytest.fixture
-def desktop(browser):
-    context, pg = open_page(browser, "desktop")
-    yield pg
-    context.close()
     assert pg.errors == []
 
 
@@ -433,10 +437,12 @@ def test_a_phrase_ranks_the_pages_holding_it_first(desktop, base_url, site, term
     shot(desktop, f"search-{term}")
 
 
-def test_search_crosses_scripts_works_on_paste_and_highlights_the_whole_phrase(page, base_url, export):
+def test_search_crosses_scripts_works_on_paste_and_highlights_the_whole_phrase(page, base_url, export, axe_source):
     hits = search(page, base_url, "楊萬春", paste=True)
     assert any("witnesses/C/" in h for h in hits), hits
     shot(page, "search-pasted-楊萬春")
+    violations = axe_violations(page, axe_source, SEARCH_KNOWN)  # the search open, its results shown
+    assert violations == [], violations
     target = next(h for h in hits if "witnesses/C/" in h)
     page.goto(target)
     page.wait_for_selector("mark.ed-hit")
@@ -449,8 +455,9 @@ def test_search_crosses_scripts_works_on_paste_and_highlights_the_whole_phrase(p
 # --- cite and print ------------------------------------------------------------------------------------------------
 
 
-def test_copy_citation_restores_the_view(browser, base_url, width):
-    context, pg = open_page(browser, width, permissions=["clipboard-read", "clipboard-write"])
+def test_copy_citation_restores_the_view(tabs, base_url, width):
+    pg = tabs.fresh(width)
+    pg.context.grant_permissions(["clipboard-read", "clipboard-write"])
     pg.goto(base_url + EPISODE)
     pg.uncheck('input[data-witness="D"]')
     pg.check('input[name="ed-script"][value="s"]')
@@ -462,15 +469,15 @@ def test_copy_citation_restores_the_view(browser, base_url, width):
     url = citation.rsplit("，", 1)[1]
     assert url.endswith("/episodes/anshi-dialogue/?w=A,B,C,E&s=s#r12")
     shot(pg, "anshi-dialogue-citation")
-    context.close()
-    context, fresh = open_page(browser, width)  # another reader, another browser
+    assert pg.errors == []
+    fresh = tabs.fresh(width)  # another reader: nothing stored, no permission granted
     fresh.goto(base_url + url.split("/anshi-edition/", 1)[1])
     assert fresh.locator('.ed-parallel [data-w="D"]:visible').count() == 0
     assert fresh.locator('.ed-parallel td[data-w="C"]:visible').count() > 0
     assert fresh.is_checked('input[name="ed-script"][value="s"]')
     assert fresh.locator('.ed-parallel td[data-w="A"]').first.get_attribute("lang") == "zh-Hans"
     assert fresh.evaluate("document.getElementById('r12').getBoundingClientRect().top") < WIDTHS[width][1]
-    context.close()
+    assert fresh.errors == []
 
 
 def test_print_gives_the_table_then_its_apparatus(desktop, base_url):
@@ -490,22 +497,14 @@ def test_print_gives_the_table_then_its_apparatus(desktop, base_url):
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_every_page_passes_axe_and_fits_the_width(browser, base_url, axe_source, width, path):
-    context, pg = open_page(browser, width)
-    pg.goto(base_url + path)
-    assert pg.evaluate("document.documentElement.scrollWidth") <= WIDTHS[width][0]
-    pg.add_script_tag(content=axe_source)
-    violations = pg.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ["violations"], runOnly: {type: "tag",
-             values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]}})).violations
-           .filter(v => v.impact === "serious" || v.impact === "critical")
-           .map(v => [v.id, v.nodes.length, v.nodes[0].target.join(" ")])"""
-    )
-    assert violations == [], violations
+def test_every_page_fits_the_width_and_each_kind_passes_axe(page, base_url, axe_source, path):
+    page.goto(base_url + path)
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    if path in AXE_PAGES:
+        violations = axe_violations(page, axe_source)
+        assert violations == [], violations
     name = re.sub(r"\W+", "-", path).strip("-") or "home"
-    shot(pg, f"page-{name}")
-    context.close()
-    assert pg.errors == []
+    shot(page, f"page-{name}")
 
 
 def test_controls_work_from_the_keyboard(desktop, base_url):
@@ -701,12 +700,13 @@ def test_witness_pages_are_reading_texts_with_numbered_notes_both_ways(page, bas
     for w in export["witnesses"]:
         s = w["siglum"]
         page.goto(base_url + f"witnesses/{s}/")
-        marks = page.locator(".ed-witness-text a.ed-nm").evaluate_all(
-            "els => els.map(a => [a.id, a.getAttribute('href'), a.textContent])"
-        )
-        entries = page.locator("#notes + ol.ed-jiaokan > li").evaluate_all(
-            """els => els.map(li => [li.id, li.querySelector('.ed-no').textContent,
-                li.querySelector('.ed-back').getAttribute('href'), getComputedStyle(li).display])"""
+        marks, entries, paragraphs = page.evaluate(
+            """() => [[...document.querySelectorAll('.ed-witness-text a.ed-nm')]
+                         .map(a => [a.id, a.getAttribute('href'), a.textContent]),
+                      [...document.querySelectorAll('#notes + ol.ed-jiaokan > li')]
+                         .map(li => [li.id, li.querySelector('.ed-no').textContent,
+                                     li.querySelector('.ed-back').getAttribute('href'), getComputedStyle(li).display]),
+                      document.querySelectorAll('.ed-witness-text > p.ed-para').length]"""
         )
         assert sorted(h[1:] for _, h, _ in marks) == sorted(quoted_notes(export, s)), s
         assert [h[1:] for _, h, _ in marks] == [e[0] for e in entries], s  # the list in the text's order
@@ -715,7 +715,6 @@ def test_witness_pages_are_reading_texts_with_numbered_notes_both_ways(page, bas
         assert all(back == f"#{mark_id}" for (mark_id, _, _), (_, _, back, _) in zip(marks, entries, strict=True)), s
         assert all(display != "none" for *_, display in entries), s  # 異體 too: every note is listed
         # paragraphs as in the file: one per non-blank line
-        paragraphs = page.locator(".ed-witness-text > p.ed-para").count()
         text = (ROOT / "seeds" / w["file"]).read_text(encoding="utf-8")
         assert paragraphs == len([line for line in text.splitlines() if line.strip()]), s
     # both directions, by clicking: the 七th mark to its entry, and the entry's 見文 back to the mark
@@ -804,11 +803,15 @@ def test_register_page_has_contents_and_labels_every_mention(desktop, base_url, 
     assert sorted(toc.evaluate_all("els => els.map(a => a.getAttribute('href').slice(1))")) == sorted(
         e["id"] for e in export["register"]
     )
+    labelled = desktop.evaluate(  # per entry (the id of its heading), per witness: the labels of its mentions
+        """ids => Object.fromEntries(ids.map(id => [id, [...document.querySelectorAll('h3')]
+             .filter(h => h.id === id && h.parentElement.tagName === 'SECTION')
+             .flatMap(h => [...h.parentElement.querySelectorAll('ul.ed-mentions li')])
+             .map(li => [...li.querySelectorAll('a:not(.sig)')].map(a => a.textContent))]))""",
+        [e["id"] for e in export["register"]],
+    )
     for e in export["register"]:
-        labels = desktop.locator(f"section:has(> h3#{e['id']}) ul.ed-mentions li").evaluate_all(
-            "lis => lis.map(li => [...li.querySelectorAll('a:not(.sig)')].map(a => a.textContent))"
-        )
-        for per_witness in labels:
+        for per_witness in labelled[e["id"]]:
             assert len(per_witness) == len(set(per_witness)), e["id"]  # no 段落外 ×3
             assert all(re.search(r"\d+( 後)?$|^篇首$", label) for label in per_witness), (e["id"], per_witness)
     outside = desktop.locator("ul.ed-mentions a[href*='#g']").first
@@ -818,7 +821,7 @@ def test_register_page_has_contents_and_labels_every_mention(desktop, base_url, 
     assert desktop.locator(".ed-witness-text a.ed-m" + href[href.index("#") :]).is_visible()
 
 
-def test_two_witnesses_compared_character_by_character(page, base_url, export):
+def test_two_witnesses_compared_character_by_character(page, base_url, export, axe_source):
     """A and C (two families, two scripts) side by side: each row marks the letters where they differ, compared
     as the collation compares them; a row in which the two say the same in other scripts shows no difference."""
     page.goto(base_url + EPISODE)
@@ -834,6 +837,8 @@ def test_two_witnesses_compared_character_by_character(page, base_url, export):
     marked = page.locator("td[data-w] .ed-c, td[data-w] .ed-x")
     assert marked.count() > 0
     assert set(marked.evaluate_all("els => els.map(e => e.closest('td').dataset.w)")) == {"A", "C"}
+    violations = axe_violations(page, axe_source)  # the page with two witnesses compared, their differences marked
+    assert violations == [], violations
     # recompute in Python what the page says for each row both witnesses have: the LCS of the folded letters
     from edition.engine.normalise import Normaliser, is_mark
     from edition.engine.resources import VARIANTS, engine_data, load_variants
@@ -844,12 +849,16 @@ def test_two_witnesses_compared_character_by_character(page, base_url, export):
     for pair in (("D", "E"), ("A", "C")):  # A and C last: what the rest of the test looks at
         page.select_option('select[data-cmp="0"]', pair[0])
         page.select_option('select[data-cmp="1"]', pair[1])
+        said = page.evaluate(  # each row's sum as the page shows it, by the row's id
+            "Object.fromEntries([...document.querySelectorAll('tr[id]')]"
+            ".map(tr => [tr.id, [...tr.querySelectorAll('.ed-cmp-sum')].map(e => e.innerText)]))"
+        )
         for first, rows in compared_groups(ep, pair):
             fa, fc = ([norm.fold_char(ch) for x in segs for ch in x["text"] if not is_mark(ch)] for segs in rows)
             if not (fa and fc):
                 continue
             want = len(fa) + len(fc) - 2 * lcs(fa, fc)
-            got = page.locator(f"#r{first} .ed-cmp-sum").inner_text()
+            (got,) = said[f"r{first}"]
             assert got == ("同" if want == 0 else f"異 {want}"), (pair, first, got, want)
             checked += 1
     assert checked >= 4  # every group of rows both witnesses have text in (their spanning cells make few)

@@ -95,7 +95,8 @@ BROKEN = {
 
 @pytest.mark.parametrize("what", list(BROKEN))
 def test_broken_exports_fail(what, validator, seeds_export):
-    assert _errors(validator, _broken(seeds_export, BROKEN[what])), what
+    # the first error is enough (the validator reports them as it meets them: a broken export need not be read on)
+    assert next(validator.iter_errors(_broken(seeds_export, BROKEN[what])), None) is not None, what
 
 
 def test_published_with_the_site():

@@ -12,6 +12,7 @@ recorded from that commit's built site with::
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sys
@@ -76,6 +77,13 @@ def plain(html: str) -> str:
     return re.sub(r"<[^>]+>", "", html or "")
 
 
+@functools.cache
+def article_simplified(site: Path, path: str) -> str:
+    """A built page's text from its article on, without tags, in simplified characters (read once a page)."""
+    html = (site / path / "index.html").read_text(encoding="utf-8")
+    return to_simplified(plain(html.split("<article", 1)[1]))
+
+
 def record(site: Path) -> None:
     """Write search_before.json from the built site in ``site``: each query's pages and phrase holders."""
     from tests.conftest import browser_session, serve_folder
@@ -88,13 +96,20 @@ def record(site: Path) -> None:
     BEFORE.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
-@pytest.fixture(scope="module")
-def answers(browser, base_url):
-    pg = browser.new_page()
-    try:
-        return ask(pg, base_url, QUERIES)
-    finally:
-        pg.close()
+@pytest.fixture(scope="session")
+def answers(tmp_path_factory, browser, base_url):
+    """The worker's answers to every query, asked once per run (conftest.once: the workers share them)."""
+    from tests.conftest import once
+
+    def asked(folder: Path) -> None:
+        pg = browser.new_page()
+        try:
+            data = ask(pg, base_url, QUERIES)
+        finally:
+            pg.close()
+        (folder / "answers.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+    return json.loads((once(tmp_path_factory, "search-answers", asked) / "answers.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -123,8 +138,7 @@ def test_a_name_matches_the_name_in_either_script(answers, built_site):
                     assert "#" not in item["location"], (query, item)  # only a page's own entry heads its group
                     continue
                 path = page_of(item["location"])
-                html = (built_site / path / "index.html").read_text(encoding="utf-8")
-                assert to_simplified(query) in to_simplified(plain(html.split("<article", 1)[1])), (query, path)
+                assert to_simplified(query) in article_simplified(built_site, path), (query, path)
     # the same results (in either script a page ranks by how often its own text has the name, so the order of
     # pages that tie may differ)
     assert sorted(i["location"] for g in answers["長孫無忌"] for i in g) == sorted(

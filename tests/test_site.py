@@ -32,6 +32,7 @@ from edition.site.error import LastGoodSite
 from edition.site.paths import episode_page, witness_page
 from edition.site.render import render_error, render_site
 from edition.site.templating import ENV, MACROS, TEMPLATES
+from tests.conftest import once
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
@@ -42,10 +43,13 @@ EVIL = "<script>alert(1)</script> &amp; **x** # h [x](javascript:alert(1)) | {: 
 pytestmark = pytest.mark.slow
 
 
-def mkdocs_build(site: Path, seeds: Path | None = None) -> subprocess.CompletedProcess:
+def mkdocs_build(site: Path, seeds: Path | None = None, hash_seed: str | None = None) -> subprocess.CompletedProcess:
+    """`mkdocs build --strict` in a new interpreter (``hash_seed``: its PYTHONHASHSEED, which orders its sets)."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     if seeds is not None:
         env["EDITION_SEEDS"] = str(seeds)
+    if hash_seed is not None:
+        env["PYTHONHASHSEED"] = hash_seed
     cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml"), "-d", str(site)]
     return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
 
@@ -393,29 +397,23 @@ def test_nav_lists_the_new_pages(site):
         assert re.search(rf'href="{href}"[^>]*>\s*<span class="md-ellipsis">\s*{title}', html), title
 
 
-def mkdocs_build_seeded(site: Path, seed: str) -> None:
-    """A build in a new interpreter whose str hashes (so set and dict orders) follow ``seed``."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONHASHSEED": seed}
-    cmd = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", str(site)]
-    subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True)
-
-
 def tree_bytes(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-@pytest.mark.long
 def test_the_site_is_byte_identical_across_fresh_processes(site, tmp_path):
     """Two new interpreters with different hash seeds build the same bytes, file for file (pages, downloads,
-    search index), and the same as the module's build (a third process, its seed left random)."""
-    builds = []
-    for seed in ("1", "2"):
-        mkdocs_build_seeded(tmp_path / seed, seed)
-        builds.append(tree_bytes(tmp_path / seed))
-    assert builds[0].keys() == builds[1].keys() == tree_bytes(site).keys()
-    different = [path for path in builds[0] if not builds[0][path] == builds[1][path] == (site / path).read_bytes()]
+    search index): the session's build (conftest.py: a new process, its seed random, written beside the site)
+    and one more here with another seed."""
+    seed = int((site.parent / "hashseed").read_text(encoding="utf-8"))
+    other = str(seed % 4_294_967_295 + 1)  # any other seed of PYTHONHASHSEED's range
+    result = mkdocs_build(tmp_path / "other", hash_seed=other)
+    assert result.returncode == 0, result.stderr
+    again, first = tree_bytes(tmp_path / "other"), tree_bytes(site)
+    assert again.keys() == first.keys()
+    different = [path for path in first if again[path] != first[path]]
     assert different == []
-    assert {"edition.json", "overview/index.html", "search/search_index.json"} <= builds[0].keys()
+    assert {"edition.json", "overview/index.html", "search/search_index.json"} <= first.keys()
 
 
 # --- templates and escaping -------------------------------------------------------------------------------------
@@ -863,19 +861,23 @@ def test_episodes_link_to_their_neighbours(site, edition):
 EVIL_IN_STORY = "朕征戰一生"  # the evil text goes into this sentence (安市對話) too, so an episode's table shows it
 
 
-@pytest.fixture(scope="module")
-def evil_site(tmp_path_factory):
-    seeds = tmp_path_factory.mktemp("seeds")
+def _build_evil_site(folder: Path) -> None:
+    seeds = folder / "seeds"
+    seeds.mkdir()
     real = (SEEDS / "000_f5ad1a405610c3bb.txt").read_text(encoding="utf-8")[:1500]
     assert EVIL_IN_STORY in real
     real = real.replace(EVIL_IN_STORY, EVIL_IN_STORY[:3] + EVIL + EVIL_IN_STORY[3:], 1)
     (seeds / "000_evil.txt").write_text(EVIL + "\n" + real + "\n" + EVIL + "\n", encoding="utf-8")
     entry = {"file": "000_evil.txt", "siglum": "A", "title": EVIL, "description": EVIL, "source": EVIL}
     (seeds / "catalogue.yaml").write_text(yaml.safe_dump({"witnesses": [entry]}), encoding="utf-8")
-    out = tmp_path_factory.mktemp("evil-site")
-    result = mkdocs_build(out, seeds)
+    result = mkdocs_build(folder / "site", seeds)
     assert result.returncode == 0, result.stderr
-    return out
+
+
+@pytest.fixture(scope="session")
+def evil_site(tmp_path_factory):
+    """A site built from one witness and a catalogue full of markup, once per run (conftest.once)."""
+    return once(tmp_path_factory, "evil-site", _build_evil_site) / "site"
 
 
 def built_pages(site: Path) -> dict[str, str]:

@@ -77,7 +77,7 @@ def _without_rows(export: dict) -> dict:
     return {**export, "episodes": [{**ep, "rows": [], "description": ""} for ep in export["episodes"]]}
 
 
-@pytest.mark.long
+@pytest.mark.long(seconds=12)  # compiling tei_all, when the cache lacks a document
 def test_every_document_is_valid_against_tei_all(seeds_export, tei_valid, tmp_path):
     """Every TEI document the tests make, validated in one place: each corpus's, the CLI's, and the seeds' with
     episodes that lost their rows (notes without a row)."""

@@ -16,26 +16,32 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import once
+
 ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
+def _make_wheel(folder: Path) -> None:
     # From a copy of the sources: setuptools leaves a build/ folder in the tree it builds, whose files a later
     # wheel would carry whether or not the package data names them.
-    source = tmp_path_factory.mktemp("source")
+    source = folder / "source"
+    source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source)
     shutil.copytree(ROOT / "edition", source / "edition", ignore=shutil.ignore_patterns("__pycache__"))
-    out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(source)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(folder / "wheel"), str(source)],
         check=True,
         capture_output=True,
     )
-    (built,) = out.glob("anshi_edition-*.whl")
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel, built once per run (whichever worker asks first: conftest.once)."""
+    (built,) = (once(tmp_path_factory, "wheel", _make_wheel) / "wheel").glob("anshi_edition-*.whl")
     return built
 
 
@@ -52,6 +58,7 @@ def test_the_wheel_carries_the_engine_data_and_templates(wheel):
         assert needed in names
 
 
+@pytest.mark.long(seconds=6)  # and building the wheel
 def test_an_installed_wheel_exports_seeds_outside_the_repository(wheel, tmp_path):
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=False)
