@@ -40,7 +40,6 @@ AXE_RUN = """async (known) => (await axe.run(document, {resultTypes: ["violation
    .map(([id, nodes]) => [id, nodes.length, nodes[0].target.join(" ")])"""
 # Known and not yet fixed: Material's colours for the search results' count (#6d6d6d on #ededed, 4.41:1) and for the
 # words its results mark (#ff6e42 on white, 2.77:1) fall short of 4.5:1. Only those elements, only that rule.
-SEARCH_KNOWN = [("color-contrast", ".md-search-result__meta"), ("color-contrast", ".md-search-result mark")]
 HAN = r"[\u3400-\u9fff，。、；：？！「」“”（）]"
 
 pytestmark = [
@@ -441,7 +440,7 @@ def test_search_crosses_scripts_works_on_paste_and_highlights_the_whole_phrase(p
     hits = search(page, base_url, "楊萬春", paste=True)
     assert any("witnesses/C/" in h for h in hits), hits
     shot(page, "search-pasted-楊萬春")
-    violations = axe_violations(page, axe_source, SEARCH_KNOWN)  # the search open, its results shown
+    violations = axe_violations(page, axe_source)  # the search open, its results shown
     assert violations == [], violations
     target = next(h for h in hits if "witnesses/C/" in h)
     page.goto(target)
