@@ -51,7 +51,53 @@ def fitted(
             out.append(n)
             continue
         whole = n if _at_home(n, places) else _slid(n, places, texts)
-        out += [whole] if whole is not None else [_placed(piece, places, texts) for piece in _cut(n, edges, texts)]
+        if whole is not None:
+            out.append(whole)
+        elif n.lemma.start == n.lemma.end:  # an addition: each part shown where the copy's added words are
+            for group in _by_home(n, places):
+                out += [group] if _at_home(group, places) else _placed_addition(group, edges, places, texts)
+        else:
+            for piece in _cut(n, edges, texts):
+                added = piece.lemma is not None and piece.lemma.start == piece.lemma.end
+                out += _by_home(piece, places) if added else [_placed(piece, places, texts)]
+    return out
+
+
+def _placed_addition(
+    n: Note, edges: dict[str, list[int]], places: dict[str, list[tuple[int, int, Home]]], texts: dict[str, str]
+) -> list[Note]:
+    """An addition whose copy's words run over several cells: cut at their edges, each part where its words are."""
+    return [x for piece in _cut(n, edges, texts) for x in _by_home(piece, places)]
+
+
+def _by_home(n: Note, places: dict[str, list[tuple[int, int, Home]]]) -> list[Note]:
+    """An addition whose copies' words stand in other homes than the base's place for them (paragraphs a copy
+    moved, compared line by line): a note for each home, its copies' words, and the base's place moved over marks
+    into that home, else to the nearest edge of the base's text there."""
+    lemma = n.lemma
+    assert lemma is not None
+    groups: dict[Home, list[Reading]] = {}
+    for r in n.readings:
+        for s, (a, b) in r.spans.items():
+            homes = _homes(places.get(s, []), a, b)
+            groups.setdefault(homes[0] if homes else None, []).append(
+                Reading((s,), r.text, {s: (a, b)}, r.ref, r.named, r.value)
+            )
+    if len(groups) == 1 and _at_home(n, places):
+        return [n]
+    out = []
+    for home, readings in groups.items():
+        at = lemma.start
+        if _shown(places, lemma.siglum, at) != home or home not in _homes(places.get(lemma.siglum, []), at, at):
+            starts = [a for a, b, h in places.get(lemma.siglum, []) if h == home]  # a stretch's start shows there
+            at = min(starts, key=lambda e: (abs(e - at), e)) if starts else at
+        merged: dict[str, Reading] = {}
+        for r in readings:
+            old = merged.get(r.text)
+            if old is not None:
+                r = replace(old, sigla=(*old.sigla, *r.sigla), spans={**old.spans, **r.spans})
+            merged[r.text] = r
+        out.append(replace(n, lemma=Span(lemma.siglum, at, at), readings=tuple(merged.values())))
     return out
 
 
@@ -65,10 +111,7 @@ def _placed(n: Note, places: dict[str, list[tuple[int, int, Home]]], texts: dict
     into the cells (or the text outside them) that hold the base's words it is shown with."""
     lemma = n.lemma
     assert lemma is not None
-    homes = _homes(places.get(lemma.siglum, []), lemma.start, lemma.end)  # where the note is shown
-    if not homes:
-        return n
-    home = homes[0]
+    home = _shown(places, lemma.siglum, lemma.start)  # where the note is shown
 
     def snap(s: str, x: int) -> int:
         text, mine = texts[s], places.get(s, [])
@@ -87,18 +130,40 @@ def _placed(n: Note, places: dict[str, list[tuple[int, int, Home]]], texts: dict
         for r in n.readings
     )
     placed = replace(n, readings=readings)
-    return placed if _at_home(placed, places) else _slid(placed, places, texts) or placed
+    if _at_home(placed, places):
+        return placed
+    return _slid(placed, places, texts) or _nearest(placed, home, places)
+
+
+def _nearest(n: Note, home: Home, places: dict[str, list[tuple[int, int, Home]]]) -> Note:
+    """A copy's place for an omission that stands in another home than the base's words (a paragraph the copy
+    tells elsewhere, compared line by line): the nearest edge of the copy's text in the base's home -- the copy
+    lacks the words here, whatever it has elsewhere."""
+
+    def near(s: str, x: int) -> tuple[int, int]:
+        edges = [e for a, b, h in places.get(s, []) if h == home for e in (a, b)]
+        y = min(edges, key=lambda e: (abs(e - x), e)) if edges else x
+        return (y, y)
+
+    readings = tuple(
+        replace(r, spans={s: near(s, a) if a == b else (a, b) for s, (a, b) in r.spans.items()}) for r in n.readings
+    )
+    return replace(n, readings=readings)
+
+
+def _shown(places: dict[str, list[tuple[int, int, Home]]], siglum: str, at: int) -> Home:
+    """The home a note whose base side starts at ``at`` is shown in (as ``notes.locate`` places it): the episode
+    of the cell that holds that letter, else the text outside the episodes."""
+    return next((h for x, y, h in places.get(siglum, []) if h is not None and x <= at < max(y, x + 1)), None)
 
 
 def _at_home(n: Note, places: dict[str, list[tuple[int, int, Home]]]) -> bool:
-    """Whether every side of a note lies in one home (the cells of one episode, or the text outside them)."""
+    """Whether every side of a note lies in one cell (or stretch outside them) of the home it is shown in."""
     lemma = n.lemma
     assert lemma is not None
+    home = _shown(places, lemma.siglum, lemma.start)
     sides = [(lemma.siglum, lemma.start, lemma.end)] + [(s, a, b) for r in n.readings for s, (a, b) in r.spans.items()]
-    common = set(_homes(places.get(sides[0][0], []), sides[0][1], sides[0][2]))
-    for s, a, b in sides[1:]:
-        common &= set(_homes(places.get(s, []), a, b))
-    return bool(common)
+    return all(home in _homes(places.get(s, []), a, b) for s, a, b in sides)
 
 
 def _slid(n: Note, places: dict[str, list[tuple[int, int, Home]]], texts: dict[str, str]) -> Note | None:
