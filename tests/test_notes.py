@@ -127,7 +127,7 @@ def test_a_gap_slides_at_either_edge_to_one():
     def gaps(text, pieces):
         seq = Letters(NORM.tokenise(Witness(WitnessMeta("x.txt", "X", "x"), text, "Hant")))
         spans = [(text.index(p), text.index(p) + len(p)) for p in pieces]
-        diffs = [("omission", [seq.tok(k) for k in range(*seq.span(a, b))], [], a, 0) for a, b in spans]
+        diffs = [("omission", seq.toks(*seq.span(a, b)), [], a, 0) for a, b in spans]
         return [(d[0], text[d[1][0].at : d[1][-1].at + 1]) for d in _slid(seq, diffs)]
 
     end = "甲乙丙丁安市子丑寅卯辰巳午未申酉安市戌亥天地玄黃"

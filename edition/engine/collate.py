@@ -22,6 +22,9 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
+from functools import partial
+from itertools import compress
+from operator import not_
 from typing import NamedTuple
 
 from rapidfuzz.distance import Indel, Opcodes
@@ -45,6 +48,9 @@ class Tok(NamedTuple):
     mark: bool
 
 
+_TOK = partial(tuple.__new__, Tok)  # a Tok from its four fields as one tuple, with no Python frame
+
+
 _MARKS: dict[str, str] = {}  # a mark's key -> the character that stands for it in ``Letters.compared``
 
 
@@ -65,9 +71,10 @@ class Letters:
         text, at, n = tokens.text, tokens.at, tokens.n
         letter = dict(zip(at, n, strict=True))
         self.text = text
-        self.at = [i for i, ch in enumerate(text) if not ch.isspace()]
+        # in C, not a loop over 100k characters: str.split parts at what str.isspace calls a space
+        self.at = list(compress(range(len(text)), map(not_, map(str.isspace, text))))
         self.keys = [letter[i] if i in letter else "\x00" + punct_key(text[i]) for i in self.at]
-        self.shown = "".join(text[i] for i in self.at)
+        self.shown = "".join(text.split())
         # the keys as one string, a character each (a mark's key as the one ``_mark_char`` gives it): the
         # alignment compares strings a tenth faster than lists, and the same keys are equal in both
         self.compared = "".join(key if key[0] != "\x00" else _mark_char(key) for key in self.keys)
@@ -76,9 +83,12 @@ class Letters:
         """The sequence indices of the characters in ``text[start:end]``."""
         return bisect_left(self.at, start), bisect_left(self.at, end)
 
-    def tok(self, k: int) -> Tok:
-        key = self.keys[k]
-        return Tok(self.shown[k], key, self.at[k], key.startswith("\x00"))
+    def toks(self, start: int, end: int) -> list[Tok]:
+        """The characters ``start..end-1`` (sequence indices) as tokens, made in C: a copy's differences make
+        a million of them."""
+        keys = self.keys[start:end]
+        marks = [key.startswith("\x00") for key in keys]
+        return list(map(_TOK, zip(self.shown[start:end], keys, self.at[start:end], marks, strict=True)))
 
 
 def unique(s: str, k: int) -> dict[str, int]:
@@ -214,12 +224,10 @@ def _differences(
                 mark, m = keys[i0 + k].startswith("\x00"), k
                 while d < len(differ) and differ[d] == m and keys[i0 + m].startswith("\x00") == mark:
                     d, m = d + 1, m + 1
-                ta = [a.tok(i0 + q) for q in range(k, m)]
-                tb = [b.tok(j0 + q) for q in range(k, m)]
+                ta, tb = a.toks(i0 + k, i0 + m), b.toks(j0 + k, j0 + m)
                 yield ("punctuation" if mark else "orthographic"), ta, tb, ta[0].at, tb[0].at
             continue
-        ta = [a.tok(q) for q in range(i0, i1)]
-        tb = [b.tok(q) for q in range(j0, j1)]
+        ta, tb = a.toks(i0, i1), b.toks(j0, j1)
         pa, pb = place(a, i0, a1, a_end), place(b, j0, b1, b_end)
         letters_a, letters_b = any(not t.mark for t in ta), any(not t.mark for t in tb)
         if not (letters_a or letters_b):
@@ -577,7 +585,7 @@ def _slid(seq: Letters, diffs: list[tuple[str, list[Tok], list[Tok], int, int]])
         ends = [t.n for t in (outer[-len(island) :] if edge == 0 else outer[: len(island)])]
         if not island or len(island) >= len(outer) or ends != island:
             continue
-        toks = one[1] + [seq.tok(k) for k in range(lo, hi)] + two[1]
+        toks = one[1] + seq.toks(lo, hi) + two[1]
         toks = toks[: -len(island)] if edge == 0 else toks[len(island) :]
         at = one if edge == 0 else two  # where the copy's side of the gap stands: before, or after, its island
         merged = ("omission", toks, [], at[3], at[4])
@@ -594,21 +602,30 @@ def _last_letter(t: Tokens) -> int:
 
 
 def _merge(notes: list[Note]) -> list[Note]:
-    """One note per lemma and class; copies with the same reading share it."""
-    merged: dict[tuple, Note] = {}
+    """One note per lemma and class; copies with the same reading share it. A lemma's readings are gathered
+    first and each made once: merged note by note, a lemma that many copies read apart cost the square of them."""
+    first: dict[tuple, Note] = {}
+    count: dict[tuple, int] = {}
+    readings: dict[tuple, dict[str, list[Reading]]] = {}  # (lemma, class) -> text -> its readings, in order
     for note in notes:
         key = (note.lemma, note.cls)
-        old = merged.get(key)
-        if old is None:
-            merged[key] = note
-            continue
-        readings = list(old.readings)
+        first.setdefault(key, note)
+        count[key] = count.get(key, 0) + 1
+        by_text = readings.setdefault(key, {})
         for rd in note.readings:
-            for k, have in enumerate(readings):
-                if have.text == rd.text:
-                    readings[k] = Reading(have.sigla + rd.sigla, have.text, {**have.spans, **rd.spans})
-                    break
-            else:
-                readings.append(rd)
-        merged[key] = replace(old, readings=tuple(readings))
-    return sorted(merged.values(), key=lambda n: (n.lemma.start, n.lemma.end, n.cls))
+            by_text.setdefault(rd.text, []).append(rd)
+    merged = [
+        note if count[key] == 1 else replace(note, readings=tuple(map(_joined, readings[key].values())))
+        for key, note in first.items()
+    ]
+    return sorted(merged, key=lambda n: (n.lemma.start, n.lemma.end, n.cls))
+
+
+def _joined(same: list[Reading]) -> Reading:
+    """Readings of one text as one: their sigla, and their spans (a later one's replacing an earlier one's)."""
+    if len(same) == 1:
+        return same[0]
+    spans: dict[str, tuple[int, int]] = {}
+    for rd in same:
+        spans.update(rd.spans)
+    return Reading(tuple(s for rd in same for s in rd.sigla), same[0].text, spans)
