@@ -62,10 +62,7 @@ def test_a_long_element_is_stashed_through_a_stand_in(monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def site_pages():
-    from edition.engine.export import to_dict
+def site_pages(seeds_export):
     from edition.site.render import render_site
-    from tests.support import SEEDS, build_folder
 
-    edition = build_folder(SEEDS)
-    return render_site(to_dict(edition), {w.siglum: w.text for w in edition.witnesses})
+    return render_site(*seeds_export)
