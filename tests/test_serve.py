@@ -350,13 +350,16 @@ def test_a_served_rebuild_converts_again_only_changed_pages_and_says_their_warni
     """Two builds in one process, as `mkdocs serve` makes them (MkDocs' Markdown conversion of a page kept by
     the hook while its Markdown and the site's files are unchanged): after one character of witness E changes,
     E's page is what a new process builds, C's page is the same as before, and a hand-written page with a broken
-    link warns on every build, converted or not."""
+    link warns on every build, converted or not; of its links to anchors on a generated page, the one to an anchor
+    the page's raw HTML lacks warns, the one to an anchor it has does not (the hook's ``Anchors``)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
     site = site_copy(tmp_path / "site")
     (site / "docs" / "index.md").write_text(
-        (site / "docs" / "index.md").read_text(encoding="utf-8") + "\n[校驗](nowhere.md)\n", encoding="utf-8"
+        (site / "docs" / "index.md").read_text(encoding="utf-8")
+        + "\n[校驗](nowhere.md) [甲](witnesses/A.md#o0) [乙](witnesses/A.md#no-such-anchor)\n",
+        encoding="utf-8",
     )
     seeds = site / "seeds"
     monkeypatch.setenv("EDITION_SEEDS", str(seeds))
@@ -392,3 +395,5 @@ def test_a_served_rebuild_converts_again_only_changed_pages_and_says_their_warni
     assert (second / page_c).read_bytes() == (first / page_c).read_bytes() == (cold / page_c).read_bytes()
     for messages in warned:
         assert any("nowhere.md" in m for m in messages), messages
+        assert any("'#no-such-anchor'" in m for m in messages), messages
+        assert not any("'#o0'" in m for m in messages), messages

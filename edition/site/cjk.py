@@ -29,16 +29,18 @@ def _ends_cjk(line: str) -> bool:
 
 
 def join_lines(text: str) -> str:
-    out: list[str] = []
+    """``text`` with such breaks removed. Each joined line is kept as its parts until the end: a witness's text
+    is thousands of lines, joined one by one into a line of a megabyte."""
+    out: list[list[str]] = []
     fenced = False
     for line in text.split("\n"):
         if _FENCE.match(line):
             fenced = not fenced
-        elif not fenced and out and _ends_cjk(out[-1]) and _STARTS.match(line):
-            out[-1] += line.lstrip()
+        elif not fenced and out and _ends_cjk(out[-1][-1]) and _STARTS.match(line):
+            out[-1].append(line.lstrip())  # its last part holds the joined line's end: a CJK character, then marks
             continue
-        out.append(line)
-    return "\n".join(out)
+        out.append([line])
+    return "\n".join("".join(parts) for parts in out)
 
 
 class _Join(Preprocessor):

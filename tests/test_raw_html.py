@@ -1,0 +1,68 @@
+"""The raw HTML stand-ins (``edition.site.raw_html``) never change what Python-Markdown makes of a page."""
+
+from __future__ import annotations
+
+import markdown
+import pytest
+
+from edition.site import raw_html
+
+EXTENSIONS = ["edition.site.cjk", "toc", "admonition"]
+LONG = '<span class="t" data-t="甲&amp;乙">長文字</span>' * 20  # makes an element long enough for a stand-in
+
+CASES = {
+    "one element": f'<div class="a">{LONG}</div>\n\n段落。\n',
+    "elements over lines": f'<div class="a">\n{LONG}\n<p>乙\n丙</p>\n</div>\n\n<ol><li>{LONG}</li>\n<li>丁</li></ol>\n',
+    "two on a line": f"<div>{LONG}</div><div>{LONG}</div>\n\n文\n",
+    "text after it": f"<div>{LONG}</div> *強調*\n\n文\n",
+    "no blank line after": f"<div>{LONG}</div>\n下一行\n",
+    "inside an open block": f"<section>\n\n<div>{LONG}</div>\n\n</section>\n",
+    "closes an outer element": f"<section>\n\n<div>{LONG}</section></div>\n\n文\n",
+    "an inner element left open": f"<div><p>{LONG}</div>\n\n文\n",
+    "void and self-closed tags": f"<div>{LONG}<br><hr><img src='x'/><br/></div>\n\n文\n",
+    "a bare ampersand": f"<div>{LONG} & &amp x</div>\n\n文\n",
+    "a comment elsewhere": f"<!-- note -->\n\n<div>{LONG}</div>\n",
+    "inline first tag": f"<span>{LONG}</span>\n\n文\n",
+    "in a list": f"- 項\n\n    <div>{LONG}</div>\n\n<div>{LONG}</div>\n",
+    "upper-case tags": f"<DIV>{LONG}</Div>\n\n文\n",
+    "a heading between": f"## 標題\n<div>{LONG}</div>\n## 又\n",
+    "a code fence": f"```\n<div>{LONG}</div>\n```\n\n<div>{LONG}</div>\n",
+    "a script after": f"<div>{LONG}</div>\n\n<script>var a = '<div>';</script>\n",
+}
+
+
+def convert(text: str, stand_ins: bool) -> str:
+    extensions = [*EXTENSIONS, "edition.site.raw_html"] if stand_ins else EXTENSIONS
+    return markdown.Markdown(extensions=extensions, extension_configs={"toc": {"permalink": True}}).convert(text)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_stand_ins_convert_to_the_same_html(name):
+    assert convert(CASES[name], True) == convert(CASES[name], False)
+
+
+def test_a_generated_page_converts_to_the_same_html_through_stand_ins(site_pages):
+    for path, text in site_pages.items():
+        if path.endswith(".md"):
+            assert convert(text, True) == convert(text, False), path
+
+
+def test_a_long_element_is_stashed_through_a_stand_in(monkeypatch):
+    seen: list[int] = []
+    run = raw_html._StandIns.run
+
+    def counting(self, lines):
+        out = run(self, lines)
+        seen.append(len(self.originals))
+        return out
+
+    monkeypatch.setattr(raw_html._StandIns, "run", counting)
+    convert(CASES["elements over lines"], True)
+    assert seen == [2]
+
+
+@pytest.fixture(scope="module")
+def site_pages(seeds_export):
+    from edition.site.render import render_site
+
+    return render_site(*seeds_export)
