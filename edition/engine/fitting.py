@@ -26,6 +26,22 @@ Side = tuple[str, int, int]  # a witness, and the stretch of its text a note quo
 Home = str | None  # an episode, or None: the text no episode holds
 
 
+class Places(list):
+    """A witness's cells and its stretches outside them, (start, end, home) by start; they never overlap, so what
+    holds a letter is found by bisection among the one or two that start last before it."""
+
+    def sort_places(self) -> None:
+        self.sort(key=lambda p: (p[0], p[1]))
+        self.starts = [p[0] for p in self]
+
+    def around(self, at: int) -> list[tuple[int, int, Home]]:
+        k = bisect_right(getattr(self, "starts", []), at)
+        return self[max(0, k - 2) : k]
+
+
+NOWHERE = Places()
+
+
 def fitted(
     notes: list[Note],
     episodes: tuple[EpisodeResult, ...],
@@ -35,15 +51,15 @@ def fitted(
     """The notes, each collation note that crosses a cell's edge cut there, and the place a side lacking words
     stands at (an addition's in the base, an omission's in a copy) moved over marks and spaces into the cells
     its words' side is in (see the module's doc); ``outside``: each witness's text in no episode."""
-    places: dict[str, list[tuple[int, int, Home]]] = {}
+    places: dict[str, Places] = {}
     for ep in episodes:
         for row in ep.rows:
             for siglum, segs in row.cells.items():
-                places.setdefault(siglum, []).extend((seg.start, seg.end, ep.episode.id) for seg in segs)
+                places.setdefault(siglum, Places()).extend((seg.start, seg.end, ep.episode.id) for seg in segs)
     for siglum, spans in outside.items():
-        places.setdefault(siglum, []).extend((sp.start, sp.end, None) for sp in spans)
+        places.setdefault(siglum, Places()).extend((sp.start, sp.end, None) for sp in spans)
     for xs in places.values():
-        xs.sort(key=lambda p: (p[0], p[1]))
+        xs.sort_places()
     edges = {s: sorted({x for a, b, _ in xs for x in (a, b)}) for s, xs in places.items()}
     out: list[Note] = []
     for n in notes:
@@ -64,13 +80,13 @@ def fitted(
 
 
 def _placed_addition(
-    n: Note, edges: dict[str, list[int]], places: dict[str, list[tuple[int, int, Home]]], texts: dict[str, str]
+    n: Note, edges: dict[str, list[int]], places: dict[str, Places], texts: dict[str, str]
 ) -> list[Note]:
     """An addition whose copy's words run over several cells: cut at their edges, each part where its words are."""
     return [x for piece in _cut(n, edges, texts) for x in _by_home(piece, places)]
 
 
-def _by_home(n: Note, places: dict[str, list[tuple[int, int, Home]]]) -> list[Note]:
+def _by_home(n: Note, places: dict[str, Places]) -> list[Note]:
     """An addition whose copies' words stand in other homes than the base's place for them (paragraphs a copy
     moved, compared line by line): a note for each home, its copies' words, and the base's place moved over marks
     into that home, else to the nearest edge of the base's text there."""
@@ -79,7 +95,7 @@ def _by_home(n: Note, places: dict[str, list[tuple[int, int, Home]]]) -> list[No
     groups: dict[Home, list[Reading]] = {}
     for r in n.readings:
         for s, (a, b) in r.spans.items():
-            homes = _homes(places.get(s, []), a, b)
+            homes = _homes(places.get(s, NOWHERE), a, b)
             groups.setdefault(homes[0] if homes else None, []).append(
                 Reading((s,), r.text, {s: (a, b)}, r.ref, r.named, r.value)
             )
@@ -88,8 +104,8 @@ def _by_home(n: Note, places: dict[str, list[tuple[int, int, Home]]]) -> list[No
     out = []
     for home, readings in groups.items():
         at = lemma.start
-        if _shown(places, lemma.siglum, at) != home or home not in _homes(places.get(lemma.siglum, []), at, at):
-            starts = [a for a, b, h in places.get(lemma.siglum, []) if h == home]  # a stretch's start shows there
+        if _shown(places, lemma.siglum, at) != home or home not in _homes(places.get(lemma.siglum, NOWHERE), at, at):
+            starts = [a for a, b, h in places.get(lemma.siglum, NOWHERE) if h == home]  # a stretch's start shows there
             at = min(starts, key=lambda e: (abs(e - at), e)) if starts else at
         merged: dict[str, Reading] = {}
         for r in readings:
@@ -101,12 +117,12 @@ def _by_home(n: Note, places: dict[str, list[tuple[int, int, Home]]]) -> list[No
     return out
 
 
-def _homes(places: list[tuple[int, int, Home]], a: int, b: int) -> list[Home]:
+def _homes(places: Places, a: int, b: int) -> list[Home]:
     """The homes of the cells (or stretches outside them) that hold ``a..b``."""
-    return [h for x, y, h in places if x <= a and b <= y]
+    return [h for x, y, h in places.around(a) if x <= a and b <= y]
 
 
-def _placed(n: Note, places: dict[str, list[tuple[int, int, Home]]], texts: dict[str, str]) -> Note:
+def _placed(n: Note, places: dict[str, Places], texts: dict[str, str]) -> Note:
     """The note with each copy's side that lacks words (an omission's point) moved, over marks and spaces only,
     into the cells (or the text outside them) that hold the base's words it is shown with."""
     lemma = n.lemma
@@ -114,7 +130,7 @@ def _placed(n: Note, places: dict[str, list[tuple[int, int, Home]]], texts: dict
     home = _shown(places, lemma.siglum, lemma.start)  # where the note is shown
 
     def snap(s: str, x: int) -> int:
-        text, mine = texts[s], places.get(s, [])
+        text, mine = texts[s], places.get(s, NOWHERE)
         if home in _homes(mine, x, x):
             return x
         for step in (-1, 1):
@@ -135,13 +151,13 @@ def _placed(n: Note, places: dict[str, list[tuple[int, int, Home]]], texts: dict
     return _slid(placed, places, texts) or _nearest(placed, home, places)
 
 
-def _nearest(n: Note, home: Home, places: dict[str, list[tuple[int, int, Home]]]) -> Note:
+def _nearest(n: Note, home: Home, places: dict[str, Places]) -> Note:
     """A copy's place for an omission that stands in another home than the base's words (a paragraph the copy
     tells elsewhere, compared line by line): the nearest edge of the copy's text in the base's home -- the copy
     lacks the words here, whatever it has elsewhere."""
 
     def near(s: str, x: int) -> tuple[int, int]:
-        edges = [e for a, b, h in places.get(s, []) if h == home for e in (a, b)]
+        edges = [e for a, b, h in places.get(s, NOWHERE) if h == home for e in (a, b)]
         y = min(edges, key=lambda e: (abs(e - x), e)) if edges else x
         return (y, y)
 
@@ -151,22 +167,24 @@ def _nearest(n: Note, home: Home, places: dict[str, list[tuple[int, int, Home]]]
     return replace(n, readings=readings)
 
 
-def _shown(places: dict[str, list[tuple[int, int, Home]]], siglum: str, at: int) -> Home:
+def _shown(places: dict[str, Places], siglum: str, at: int) -> Home:
     """The home a note whose base side starts at ``at`` is shown in (as ``notes.locate`` places it): the episode
     of the cell that holds that letter, else the text outside the episodes."""
-    return next((h for x, y, h in places.get(siglum, []) if h is not None and x <= at < max(y, x + 1)), None)
+    return next(
+        (h for x, y, h in places.get(siglum, NOWHERE).around(at) if h is not None and x <= at < max(y, x + 1)), None
+    )
 
 
-def _at_home(n: Note, places: dict[str, list[tuple[int, int, Home]]]) -> bool:
+def _at_home(n: Note, places: dict[str, Places]) -> bool:
     """Whether every side of a note lies in one cell (or stretch outside them) of the home it is shown in."""
     lemma = n.lemma
     assert lemma is not None
     home = _shown(places, lemma.siglum, lemma.start)
     sides = [(lemma.siglum, lemma.start, lemma.end)] + [(s, a, b) for r in n.readings for s, (a, b) in r.spans.items()]
-    return all(home in _homes(places.get(s, []), a, b) for s, a, b in sides)
+    return all(home in _homes(places.get(s, NOWHERE), a, b) for s, a, b in sides)
 
 
-def _slid(n: Note, places: dict[str, list[tuple[int, int, Home]]], texts: dict[str, str]) -> Note | None:
+def _slid(n: Note, places: dict[str, Places], texts: dict[str, str]) -> Note | None:
     """An omission or an addition moved along the words repeated at its two ends, to where its sides share a
     home: the base's 李世民矛盾的心情……湧了出來。李世民聞訊 against a copy's 李世民闻讯 leaves out the same words
     before or after the copy's 李世民, and only one of the two places keeps the note inside its cells. None if
