@@ -38,8 +38,22 @@ class Places(list):
         k = bisect_right(getattr(self, "starts", []), at)
         return self[max(0, k - 2) : k]
 
+    def nearest(self, home: Home, at: int, starts_only: bool = False) -> int:
+        """The edge (or start) of this witness's text in ``home`` nearest ``at`` (the lower on a tie); ``at`` if
+        it has none there."""
+        key = (home, starts_only)
+        cache = self.__dict__.setdefault("edges", {})
+        if key not in cache:
+            cache[key] = sorted({e for a, b, h in self if h == home for e in ((a,) if starts_only else (a, b))})
+        edges = cache[key]
+        if not edges:
+            return at
+        k = bisect_left(edges, at)
+        return min(edges[max(0, k - 1) : k + 1], key=lambda e: (abs(e - at), e))
+
 
 NOWHERE = Places()
+SLIDE = 64  # letters an omission or addition is slid at most (the words repeated at its ends are a name, a phrase)
 
 
 def fitted(
@@ -105,8 +119,7 @@ def _by_home(n: Note, places: dict[str, Places]) -> list[Note]:
     for home, readings in groups.items():
         at = lemma.start
         if _shown(places, lemma.siglum, at) != home or home not in _homes(places.get(lemma.siglum, NOWHERE), at, at):
-            starts = [a for a, b, h in places.get(lemma.siglum, NOWHERE) if h == home]  # a stretch's start shows there
-            at = min(starts, key=lambda e: (abs(e - at), e)) if starts else at
+            at = places.get(lemma.siglum, NOWHERE).nearest(home, at, starts_only=True)  # a start shows there
         merged: dict[str, Reading] = {}
         for r in readings:
             old = merged.get(r.text)
@@ -157,8 +170,7 @@ def _nearest(n: Note, home: Home, places: dict[str, Places]) -> Note:
     lacks the words here, whatever it has elsewhere."""
 
     def near(s: str, x: int) -> tuple[int, int]:
-        edges = [e for a, b, h in places.get(s, NOWHERE) if h == home for e in (a, b)]
-        y = min(edges, key=lambda e: (abs(e - x), e)) if edges else x
+        y = places.get(s, NOWHERE).nearest(home, x)
         return (y, y)
 
     readings = tuple(
@@ -199,7 +211,7 @@ def _slid(n: Note, places: dict[str, Places], texts: dict[str, str]) -> Note | N
         return None  # both sides have words, or several copies have them: nothing slides as one
     w, a, b = words[0]
     text = texts[w]
-    for k in range(1, b - a + 1):
+    for k in range(1, min(b - a, SLIDE) + 1):
         for step in (-k, k):
             x, y = a + step, b + step
             if x < 0 or y > len(text):
