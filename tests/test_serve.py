@@ -351,7 +351,7 @@ def test_a_served_rebuild_converts_again_only_changed_pages_and_says_their_warni
     the hook while its Markdown and the site's files are unchanged): after one character of witness E changes,
     E's page is what a new process builds, C's page is the same as before, and a hand-written page with a broken
     link warns on every build, converted or not; of its links to anchors on a generated page, the one to an anchor
-    the page's raw HTML lacks warns, the one to an anchor it has does not (the hook's ``Anchors``)."""
+    the page's raw HTML lacks warns, the one to an anchor it has does not (``hooks/anchor_ids.py``)."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 

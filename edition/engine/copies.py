@@ -95,18 +95,25 @@ def within(labels: list[str | None], members: dict[str, tuple[array, tuple[Segme
     alike, take that label: 胡注's 實録上云徙三州户口入内地者 glosses the tally of the people moved, whatever its
     words of moving the people (戶口, 內地) say on their own -- and its omission in the copies then stands where
     theirs does."""
-    shared = bytearray(len(labels))
+    alone = [True] * len(labels)
     for found, _, _ in members.values():
         for i in found:
             if i >= 0:
-                shared[i] = 1
+                alone[i] = False
+    return _filled(labels, alone, none_too=True)
+
+
+def _filled(labels: list[str | None], gap: list[bool], none_too: bool) -> list[str | None]:
+    """The labels with each run of ``gap`` positions given the label the positions on both sides of it share (if
+    it is no episode, only ``none_too``); a run at either end keeps its own."""
     out = list(labels)
-    last = -1  # the last shared letter
-    for i, here in enumerate(shared):
-        if here:
-            if last >= 0 and i - last > 1 and out[last] == out[i]:
-                out[last + 1 : i] = [out[i]] * (i - last - 1)
-            last = i
+    last = -1  # the last position outside a gap
+    for i, open_ in enumerate(gap):
+        if open_:
+            continue
+        if last >= 0 and i - last > 1 and out[last] == out[i] and (none_too or out[i] is not None):
+            out[last + 1 : i] = [out[i]] * (i - last - 1)
+        last = i
     return out
 
 
@@ -138,7 +145,7 @@ def follow_base(
         for s in fam.members:
             found = members[s][0] if s in members else identity
             relabelled = list(labels[s])
-            own: list[int] = []  # segments mostly of the copy's own words
+            own = [False] * len(relabelled)  # segments mostly of the copy's own words
             for n, seg in enumerate(segments[s]):
                 run = _base_range(found, seg)
                 if run is not None:
@@ -146,31 +153,14 @@ def follow_base(
                 else:
                     here = [family[found[d]] for d in range(seg.lo, seg.hi) if found[d] >= 0]
                     if 2 * len(here) <= seg.hi - seg.lo:
-                        own.append(n)
+                        own[n] = True
                         continue
                 if here.count(here[0]) == len(here):
                     relabelled[n] = here[0]
                 else:
                     tally = Counter(here)
                     relabelled[n] = max(tally, key=lambda x, t=tally: (t[x], x is None, x or ""))
-            out[s] = tuple(_between(relabelled, set(own)))
-    return out
-
-
-def _between(labels: list[str | None], own: set[int]) -> list[str | None]:
-    """A copy's runs of its own words keep their own label, unless the family's words on both sides stand in one
-    episode: then they are told inside it (a passage a copy adds to the withdrawal is the withdrawal's, and the
-    note on it stands in that episode's cells beside the base's place for it)."""
-    out = list(labels)
-    n = 0
-    while n < len(out):
-        if n not in own:
-            n += 1
-            continue
-        end = n
-        while end in own:
-            end += 1
-        if n > 0 and end < len(out) and out[n - 1] is not None and out[n - 1] == out[end]:
-            out[n:end] = [out[end]] * (end - n)
-        n = end
+            # a copy's own words keep their own label, unless the family's words on both sides stand in one
+            # episode: then they are told inside it (and a note on them stands in its cells beside the base's)
+            out[s] = tuple(_filled(relabelled, own, none_too=False))
     return out

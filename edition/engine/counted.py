@@ -10,7 +10,9 @@ own (a mention elsewhere) stays a note only while two families still read it.
 
 from __future__ import annotations
 
-from .model import Reading, Tokens
+from dataclasses import replace
+
+from .model import Tokens
 from .quoting import Found, Quoting
 from .said import Said
 
@@ -91,7 +93,7 @@ def _left(note: Found | None, gone: set[str]) -> Found | None:
     for r in readings:
         spans = {s: span for s, span in r.spans.items() if s not in gone}
         if spans:
-            rest.append(Reading(tuple(s for s in r.sigla if s in spans), r.text, spans, r.ref, r.named, r.value))
+            rest.append(replace(r, sigla=tuple(s for s in r.sigla if s in spans), spans=spans))
     return (kind, label, tuple(rest)) if rest else None
 
 

@@ -26,33 +26,36 @@ Side = tuple[str, int, int]  # a witness, and the stretch of its text a note quo
 Home = str | None  # an episode, or None: the text no episode holds
 
 
-class Places(list):
-    """A witness's cells and its stretches outside them, (start, end, home) by start; they never overlap, so what
+class Places:
+    """A witness's cells and its stretches outside them, (start, end, home) by start. They never overlap, so what
     holds a letter is found by bisection among the one or two that start last before it."""
 
-    def sort_places(self) -> None:
-        self.sort(key=lambda p: (p[0], p[1]))
-        self.starts = [p[0] for p in self]
+    def __init__(self, places: list[tuple[int, int, Home]]) -> None:
+        self.places = sorted(places, key=lambda p: (p[0], p[1]))
+        self.starts = [p[0] for p in self.places]
+        self.edges = sorted({x for a, b, _ in self.places for x in (a, b)})
+        self._in: dict[tuple[Home, bool], list[int]] = {}  # (home, starts only) -> its edges, made when asked
 
     def around(self, at: int) -> list[tuple[int, int, Home]]:
-        k = bisect_right(getattr(self, "starts", []), at)
-        return self[max(0, k - 2) : k]
+        k = bisect_right(self.starts, at)
+        return self.places[max(0, k - 2) : k]
 
     def nearest(self, home: Home, at: int, starts_only: bool = False) -> int:
         """The edge (or start) of this witness's text in ``home`` nearest ``at`` (the lower on a tie); ``at`` if
         it has none there."""
         key = (home, starts_only)
-        cache = self.__dict__.setdefault("edges", {})
-        if key not in cache:
-            cache[key] = sorted({e for a, b, h in self if h == home for e in ((a,) if starts_only else (a, b))})
-        edges = cache[key]
+        if key not in self._in:
+            self._in[key] = sorted(
+                {e for a, b, h in self.places if h == home for e in ((a,) if starts_only else (a, b))}
+            )
+        edges = self._in[key]
         if not edges:
             return at
         k = bisect_left(edges, at)
         return min(edges[max(0, k - 1) : k + 1], key=lambda e: (abs(e - at), e))
 
 
-NOWHERE = Places()
+NOWHERE = Places([])
 SLIDE = 64  # letters an omission or addition is slid at most (the words repeated at its ends are a name, a phrase)
 
 
@@ -65,16 +68,15 @@ def fitted(
     """The notes, each collation note that crosses a cell's edge cut there, and the place a side lacking words
     stands at (an addition's in the base, an omission's in a copy) moved over marks and spaces into the cells
     its words' side is in (see the module's doc); ``outside``: each witness's text in no episode."""
-    places: dict[str, Places] = {}
+    found: dict[str, list[tuple[int, int, Home]]] = {}
     for ep in episodes:
         for row in ep.rows:
             for siglum, segs in row.cells.items():
-                places.setdefault(siglum, Places()).extend((seg.start, seg.end, ep.episode.id) for seg in segs)
+                found.setdefault(siglum, []).extend((seg.start, seg.end, ep.episode.id) for seg in segs)
     for siglum, spans in outside.items():
-        places.setdefault(siglum, Places()).extend((sp.start, sp.end, None) for sp in spans)
-    for xs in places.values():
-        xs.sort_places()
-    edges = {s: sorted({x for a, b, _ in xs for x in (a, b)}) for s, xs in places.items()}
+        found.setdefault(siglum, []).extend((sp.start, sp.end, None) for sp in spans)
+    places = {s: Places(xs) for s, xs in found.items()}
+    edges = {s: xs.edges for s, xs in places.items()}
     out: list[Note] = []
     for n in notes:
         if n.type != NoteType.COLLATION or n.lemma is None:
@@ -84,20 +86,17 @@ def fitted(
         if whole is not None:
             out.append(whole)
         elif n.lemma.start == n.lemma.end:  # an addition: each part shown where the copy's added words are
-            for group in _by_home(n, places):
-                out += [group] if _at_home(group, places) else _placed_addition(group, edges, places, texts)
+            for group in _by_home(n, places):  # its parts cut where the copy's words run over several cells
+                out += (
+                    [group]
+                    if _at_home(group, places)
+                    else [x for p in _cut(group, edges, texts) for x in _by_home(p, places)]
+                )
         else:
             for piece in _cut(n, edges, texts):
                 added = piece.lemma is not None and piece.lemma.start == piece.lemma.end
                 out += _by_home(piece, places) if added else [_placed(piece, places, texts)]
     return out
-
-
-def _placed_addition(
-    n: Note, edges: dict[str, list[int]], places: dict[str, Places], texts: dict[str, str]
-) -> list[Note]:
-    """An addition whose copy's words run over several cells: cut at their edges, each part where its words are."""
-    return [x for piece in _cut(n, edges, texts) for x in _by_home(piece, places)]
 
 
 def _by_home(n: Note, places: dict[str, Places]) -> list[Note]:
@@ -106,28 +105,30 @@ def _by_home(n: Note, places: dict[str, Places]) -> list[Note]:
     into that home, else to the nearest edge of the base's text there."""
     lemma = n.lemma
     assert lemma is not None
-    groups: dict[Home, list[Reading]] = {}
+    groups: dict[Home, list[tuple[str, str, tuple[int, int]]]] = {}
     for r in n.readings:
         for s, (a, b) in r.spans.items():
             homes = _homes(places.get(s, NOWHERE), a, b)
-            groups.setdefault(homes[0] if homes else None, []).append(
-                Reading((s,), r.text, {s: (a, b)}, r.ref, r.named, r.value)
-            )
+            groups.setdefault(homes[0] if homes else None, []).append((s, r.text, (a, b)))
     if len(groups) == 1 and _at_home(n, places):
         return [n]
     out = []
-    for home, readings in groups.items():
+    for home, sides in groups.items():
         at = lemma.start
         if _shown(places, lemma.siglum, at) != home or home not in _homes(places.get(lemma.siglum, NOWHERE), at, at):
             at = places.get(lemma.siglum, NOWHERE).nearest(home, at, starts_only=True)  # a start shows there
-        merged: dict[str, Reading] = {}
-        for r in readings:
-            old = merged.get(r.text)
-            if old is not None:
-                r = replace(old, sigla=(*old.sigla, *r.sigla), spans={**old.spans, **r.spans})
-            merged[r.text] = r
-        out.append(replace(n, lemma=Span(lemma.siglum, at, at), readings=tuple(merged.values())))
+        out.append(replace(n, lemma=Span(lemma.siglum, at, at), readings=_grouped(sides)))
     return out
+
+
+def _grouped(sides: list[tuple[str, str, tuple[int, int]]]) -> tuple[Reading, ...]:
+    """Readings of (witness, text, span): the witnesses that read alike, one reading, in the order first read."""
+    readings: dict[str, tuple[list[str], dict[str, tuple[int, int]]]] = {}
+    for s, text, span in sides:
+        sigla, where = readings.setdefault(text, ([], {}))
+        sigla.append(s)
+        where[s] = span
+    return tuple(Reading(tuple(sigla), text, where) for text, (sigla, where) in readings.items())
 
 
 def _homes(places: Places, a: int, b: int) -> list[Home]:
@@ -310,22 +311,13 @@ def _piece(n: Note, texts: dict[str, str], spans: dict[str, tuple[int, int]]) ->
     lemma = n.lemma
     assert lemma is not None
     a, b = spans[lemma.siglum]
-    readings: dict[str, tuple[list[str], dict[str, tuple[int, int]]]] = {}
-    for r in n.readings:
-        for s in r.spans:
-            x, y = spans[s]
-            sigla, where = readings.setdefault(texts[s][x:y], ([], {}))
-            sigla.append(s)
-            where[s] = (x, y)
-    cls = n.cls
-    if a == b and n.cls != CollationClass.ADDITION:
+    sides = [(s, texts[s][x:y], (x, y)) for r in n.readings for s in r.spans for x, y in [spans[s]]]
+    if a == b:
         cls = CollationClass.ADDITION
-    elif all(x == y for s, (x, y) in spans.items() if s != lemma.siglum) and n.cls != CollationClass.OMISSION:
+    elif all(x == y for _, _, (x, y) in sides):
         cls = CollationClass.OMISSION
+    else:
+        cls = n.cls
     return replace(
-        n,
-        cls=cls,
-        lemma=Span(lemma.siglum, a, b),
-        lemma_text=texts[lemma.siglum][a:b],
-        readings=tuple(Reading(tuple(sigla), text, where) for text, (sigla, where) in readings.items()),
+        n, cls=cls, lemma=Span(lemma.siglum, a, b), lemma_text=texts[lemma.siglum][a:b], readings=_grouped(sides)
     )

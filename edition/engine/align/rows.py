@@ -72,18 +72,8 @@ def _move(plan: _Plan, beads: list[Bead], found: list[list[tuple[int, float]]], 
     between the rows of its neighbours is in order, and the alignment declined it: the segment opens a row."""
     taken = {j for i, a, j, b in beads for j in range(j, j + b)}
     for i, t in enumerate(plan.target):
-        if t is not None or i in plan.under:
-            continue
-        best = max(((sim, -j) for j, sim in found[i] if j not in taken), default=None)
-        if best is None or best[0] < bar:
-            continue
-        lo = max((x for x in plan.target[:i] if x is not None), default=-1)
-        hi = min((x for x in plan.target[i + 1 :] if x is not None), default=n)
-        if lo < -best[1] < hi:
-            continue  # in order: the alignment declined it, and so does this
-        plan.target[i] = -best[1]
-        taken.add(-best[1])
-        plan.moved.add(i)
+        if t is None and i not in plan.under:
+            _elsewhere(plan, i, found[i], taken, bar, n)
 
 
 def _transpose(plan: _Plan, beads: list[Bead], found: list[list[tuple[int, float]]], bar: float, n: int) -> None:
@@ -93,20 +83,24 @@ def _transpose(plan: _Plan, beads: list[Bead], found: list[list[tuple[int, float
     chronicle after it), which the in-order pairing set beside whatever stood in its place."""
     taken = {j for i, a, j, b in beads for j in range(j, j + b)}
     for i, a, j, b in beads:
-        if a != 1 or b != 1:
-            continue
-        sims = dict(found[i])
-        here = sims.get(j, 0.0)
-        best = max(((sim, -r) for r, sim in found[i] if r not in taken), default=None)
-        if best is None or best[0] < bar or here >= bar:
-            continue
-        lo = max((x for x in plan.target[:i] if x is not None), default=-1)
-        hi = min((x for x in plan.target[i + 1 :] if x is not None), default=n)
-        if lo < -best[1] < hi:
-            continue  # in order: the alignment declined it
-        plan.target[i] = -best[1]
-        taken.add(-best[1])
-        plan.moved.add(i)
+        if a == 1 and b == 1 and dict(found[i]).get(j, 0.0) < bar:
+            _elsewhere(plan, i, found[i], taken, bar, n)
+
+
+def _elsewhere(plan: _Plan, i: int, found: list[tuple[int, float]], taken: set[int], bar: float, n: int) -> None:
+    """Segment ``i`` into the row (of ``n``) it matches best among those no bead took, as moved, when it matches
+    it at least ``bar`` and the row lies out of the witness's order (one between its neighbours' rows is in
+    order: the alignment declined it, and so does this)."""
+    best = max(((sim, -j) for j, sim in found if j not in taken), default=None)
+    if best is None or best[0] < bar:
+        return
+    lo = max((x for x in plan.target[:i] if x is not None), default=-1)
+    hi = min((x for x in plan.target[i + 1 :] if x is not None), default=n)
+    if lo < -best[1] < hi:
+        return
+    plan.target[i] = -best[1]
+    taken.add(-best[1])
+    plan.moved.add(i)
 
 
 def _copied(rows: list[Draft]) -> list[Draft]:
