@@ -170,3 +170,16 @@ def test_an_episode_told_at_length_in_dialogue_is_found(tmp_path):
     assert label_at(ed, "Y", "一併埋到柳城東南") == "rite"
     z = next(w for w in ed.witnesses if w.siglum == "Z")
     assert "crown-prince" not in labels_by_char(ed, "Z", len(z.text))
+
+
+def test_a_summarys_clause_joins_the_moment_others_tell_inside_a_long_sentence(tmp_path):
+    """A short summary tells the farewell and the gift in one sentence: 大军撤离时，安市城主登城拜辞，太宗赞其坚守，
+    赐缣百匹. Its gift stood with the others' farewell, rows above their gift, which A tells inside a long
+    sentence of praise: against the whole of such a sentence a clause is diluted below what a part needs. Set
+    against the closest run of the other witness's own clauses, the gift is parted off and joins A's gift."""
+    ed = build(edition_folder(tmp_path / "w", ["213_summary.txt"]))
+    rows = next(ep for ep in ed.episodes if ep.episode.id == "anshi-dialogue").rows
+    row = next(r for r in rows if any("赐缣百匹" in s.text for s in r.cells.get("X", ())))
+    assert any("特賜縑一百匹以示獎賞" in s.text for s in row.cells.get("A", ()))
+    farewell = next(r for r in rows if any("登城拜辞" in s.text for s in r.cells.get("X", ())))
+    assert farewell is not row and any("登城拜辞" in s.text for s in farewell.cells.get("D", ()))

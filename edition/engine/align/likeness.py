@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from functools import reduce
 from itertools import chain
 from operator import add
@@ -217,14 +218,25 @@ class Blocks:
 
 
 class Likeness:
-    """A run of clauses' likeness to a row: its cosine with each other witness's texts there, summed per
-    witness (the same texts are summed once, and a run of clauses is compared with them once: the passes over a
-    witness's sentences ask again of the same texts); the best of them, or the second best."""
+    """A run of clauses' likeness to a row: with each other witness there, the better of its cosine with that
+    witness's texts summed and with the closest run of that witness's own clauses at least as long as it (the
+    same texts are summed once, and a run of clauses is compared with them once: the passes over a witness's
+    sentences ask again of the same texts); the best of them, or the second best.
 
-    def __init__(self, vecs: dict[str, Vec], idf: dict[str, float], names: Names) -> None:
+    The run of clauses matters where a sentence tells several moments: a summary's 因辽东天寒早至、粮草将尽
+    is told by the others inside a long speech (遼東早寒，馬上就要草枯水凍，兵馬難以久留，且糧食將盡，我們必須
+    立刻班師), whose whole sum dilutes it to 0.18. A run shorter than the part is not compared: a name alone
+    (安市城主，) is like any clause that names him."""
+
+    def __init__(
+        self, vecs: dict[str, Vec], idf: dict[str, float], names: Names, clauses: dict[str, list[Segment]]
+    ) -> None:
         self.vecs, self.idf, self.names = vecs, idf, names
+        self._clauses = {w: [c.folded for c in cs] for w, cs in clauses.items()}
+        self._starts = {w: [c.start for c in cs] for w, cs in clauses.items()}
         self._theirs: dict[tuple[str, ...], tuple[dict[str, float], float]] = {}
         self._cosines: dict[tuple[str, tuple[str, ...]], float] = {}
+        self._closest: dict[tuple[str, str, int, int], float] = {}  # (part, witness, segment's ends) -> closest run
 
     def _weights(self, folded: str) -> dict[str, float]:
         vec = self.vecs.get(folded)
@@ -248,10 +260,29 @@ class Likeness:
             return 0.0
         for w, ms in row.cells.items():
             if w != siglum:
-                sim = self._cosine(folded, tuple(m.folded for m in ms))
-                if sim is not None:
-                    sims.append(sim)
+                whole = self._cosine(folded, tuple(m.folded for m in ms))
+                sims.append(max(whole or 0.0, *(self._closest_run(folded, w, m) for m in ms)))
         return sorted(sims, reverse=True)[rank]
+
+    def _closest_run(self, folded: str, siglum: str, seg: Segment) -> float:
+        """The best cosine of ``folded`` with a run of ``siglum``'s clauses in ``seg``: from each clause on, the
+        fewest that together are at least as long as ``folded``."""
+        key = (folded, siglum, seg.start, seg.end)
+        best = self._closest.get(key)
+        if best is None:
+            lo, hi = (bisect_left(self._starts.get(siglum, []), x) for x in (seg.start, seg.end))
+            units = self._clauses.get(siglum, [])[lo:hi]
+            best = 0.0
+            for i in range(len(units)):
+                j, size = i, 0
+                while j < len(units) and size < len(folded):
+                    size += len(units[j])
+                    j += 1
+                if size < len(folded):
+                    break
+                best = max(best, self._cosine(folded, ("".join(units[i:j]),)) or 0.0)
+            self._closest[key] = best
+        return best
 
     def _cosine(self, folded: str, texts: tuple[str, ...]) -> float | None:
         """The cosine of a run of clauses with a witness's texts in a row; None where those have no grams."""

@@ -327,7 +327,7 @@ def align(
     if len(present) > 1:
         rows = add(without(rows, present[0]), present[0], spread=True)
     if clauses:
-        like = Likeness(vecs, idf, names)
+        like = Likeness(vecs, idf, names, clauses)
         for siglum in present:
             rows = split_rows(rows, siglum, clauses.get(siglum, []), like, params.moved, params.reach * params.longest)
     rows = single_rows(rows)
