@@ -42,3 +42,13 @@ def test_engine_keeps_the_contract_on_it(corpus):
     assert contract_problems(data, texts) == []
     assert {w["script"] for w in data["witnesses"]} == {"Hant", "Hans"}
     assert any(ep["rows"] for ep in data["episodes"])  # episodes are found, so rows and notes are exercised
+
+
+def test_a_copys_reading_in_another_episode_than_its_base_keeps_the_contract(tmp_path):
+    """With seed 2 a copy rewrites passages of its base's rite into text its episodes put elsewhere (C's 情 against
+    B's 时被恩准随侍在李世民身侧…): the two sides have no one place to be shown side by side, and seven collation
+    notes quoted B outside the cells they belong to. Such a reading is left out; the texts are all shown."""
+    generate(tmp_path, 3, 4000, seed=2)
+    edition = build(tmp_path)
+    data = json.loads(to_json(to_dict(edition)))
+    assert contract_problems(data, {w.siglum: w.text for w in edition.witnesses}) == []

@@ -95,7 +95,7 @@ def fitted(
         else:
             for piece in _cut(n, edges, texts):
                 added = piece.lemma is not None and piece.lemma.start == piece.lemma.end
-                out += _by_home(piece, places) if added else [_placed(piece, places, texts)]
+                out += _by_home(piece, places) if added else _placed(piece, places, texts)
     return out
 
 
@@ -136,9 +136,11 @@ def _homes(places: Places, a: int, b: int) -> list[Home]:
     return [h for x, y, h in places.around(a) if x <= a and b <= y]
 
 
-def _placed(n: Note, places: dict[str, Places], texts: dict[str, str]) -> Note:
+def _placed(n: Note, places: dict[str, Places], texts: dict[str, str]) -> list[Note]:
     """The note with each copy's side that lacks words (an omission's point) moved, over marks and spaces only,
-    into the cells (or the text outside them) that hold the base's words it is shown with."""
+    into the cells (or the text outside them) that hold the base's words it is shown with. A copy's differing
+    words that stand in another home (the base's 儘 in no episode, the copy's 盡 in one) have no place beside
+    the base's: that reading is left out, and a note left with none is no note."""
     lemma = n.lemma
     assert lemma is not None
     home = _shown(places, lemma.siglum, lemma.start)  # where the note is shown
@@ -161,8 +163,17 @@ def _placed(n: Note, places: dict[str, Places], texts: dict[str, str]) -> Note:
     )
     placed = replace(n, readings=readings)
     if _at_home(placed, places):
-        return placed
-    return _slid(placed, places, texts) or _nearest(placed, home, places)
+        return [placed]
+    placed = _slid(placed, places, texts) or _nearest(placed, home, places)
+    if _at_home(placed, places):
+        return [placed]
+    kept = tuple(
+        replace(r, sigla=tuple(s for s in r.sigla if s in at), spans=at)
+        for r in placed.readings
+        for at in [{s: (a, b) for s, (a, b) in r.spans.items() if home in _homes(places.get(s, NOWHERE), a, b)}]
+        if at
+    )
+    return [replace(placed, readings=kept)] if kept else []
 
 
 def _nearest(n: Note, home: Home, places: dict[str, Places]) -> Note:
