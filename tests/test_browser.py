@@ -128,6 +128,30 @@ def test_column_header_sticks_under_the_site_header(desktop, base_url):
     shot(desktop, "anshi-dialogue-sticky-header-r12")
 
 
+def test_columns_too_narrow_to_read_stack_until_witnesses_are_hidden(desktop, base_url):
+    """Nineteen witnesses at 1366 px left each column two characters a line, read downwards. Where the columns
+    shown have room for fewer than six characters each, the witnesses stack in each row, each labelled (as on a
+    phone); hiding witnesses gives the rest their columns back. The seeds' five are side by side at this width;
+    set in a type large enough to leave them as narrow, they stack."""
+    desktop.goto(base_url + EPISODE)
+    table = desktop.locator(".ed-parallel")
+    assert "ed-stack" not in table.get_attribute("class")
+    big = "document.querySelector('.ed-parallel').style.fontSize = '2.4rem'; dispatchEvent(new Event('resize'))"
+    desktop.evaluate(big)
+    desktop.wait_for_function("document.querySelector('.ed-parallel').classList.contains('ed-stack')")
+    assert not desktop.locator('.ed-parallel thead th[data-w="A"]').is_visible()
+    a = desktop.locator('.ed-parallel td[data-w="A"]:not(.ed-empty)').first
+    assert a.evaluate("el => getComputedStyle(el, '::before').content") == '"A"'
+    try:
+        for s in "BCD":
+            desktop.uncheck(f'input[data-witness="{s}"]')
+        desktop.wait_for_function("!document.querySelector('.ed-parallel').classList.contains('ed-stack')")
+        assert desktop.locator('.ed-parallel thead th[data-w="A"]').is_visible()
+    finally:
+        for s in "BCD":
+            desktop.check(f'input[data-witness="{s}"]')
+
+
 def note_numbers(pg) -> dict[str, str]:
     return pg.evaluate(
         "Object.fromEntries([...document.querySelectorAll('li.ed-note')]"

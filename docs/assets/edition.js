@@ -105,7 +105,29 @@
     all("select[data-speak]").forEach(function (el) { el.value = prefs.speak || "0"; });
     all("input[data-kind]").forEach(function (el) { el.checked = hiddenK.indexOf(el.dataset.kind) < 0; });
     all("input[name=ed-script]").forEach(function (el) { el.checked = el.value === script; });
+    if (table) fit(table);
   }
+
+  // Columns side by side while each has room for a few words (NARROW characters of its own size); else, and
+  // on a phone, each row's witnesses stacked, each labelled: nineteen witnesses at 1366 px left each column
+  // two characters a line, a text read downwards.
+  var NARROW = 6;
+  function fit(table) {
+    var shown = all("thead th[data-w]:not([hidden])", table).length || 1;
+    var room = table.parentElement.clientWidth - 3.2 * parseFloat(getComputedStyle(table).fontSize);
+    var column = room / shown / parseFloat(getComputedStyle(table).fontSize);
+    table.classList.toggle("ed-stack", window.innerWidth <= 600 || column < NARROW);
+  }
+  var fitting = false;
+  window.addEventListener("resize", function () {
+    if (fitting) return;
+    fitting = true;
+    requestAnimationFrame(function () {
+      fitting = false;
+      var table = document.querySelector(".ed-parallel");
+      if (table) fit(table);
+    });
+  });
 
   /* --- two witnesses compared, character by character -------------------------------------------------------- */
 
