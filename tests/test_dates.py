@@ -4,7 +4,8 @@ import shutil
 
 import pytest
 
-from edition.engine.dates import calendar, numeral
+from edition.engine.convert import to_simplified
+from edition.engine.dates import calendar, months_in_force, numeral
 from edition.engine.episodes import load_episodes
 from edition.errors import EditionError
 from tests.support import ROOT, build_folder
@@ -38,6 +39,19 @@ def test_the_calendar_follows_the_entries():
         "正月",
     ]
     assert calendar(heads) == [(19, 2), (19, 2), (19, 2), (19, 9), (19, 10), (20, 3), (21, None), (21, 5), (22, 1)]
+
+
+def test_a_day_given_without_its_month_falls_in_the_month_last_named():
+    """E: 十月十一日，御驾至营州 … 二十一日，他在归途上与前来迎接的太子李承乾相遇 -- the 21st of the tenth month, as V's
+    十月二十一日. A day earlier than the last one given has left that month for one the text does not name."""
+    e = next(p for p in (ROOT / "seeds").glob("004_*.txt")).read_text(encoding="utf-8")
+    folded = to_simplified(e)
+    at = folded.index("二十一日，他在归途上")
+    assert months_in_force(folded)[at] == "十月"
+    text = "十月二十一日至营州。十一日，太子来迎。二十日，还。"
+    assert months_in_force(text) == {}  # 十一日 after the 21st: the month is unknown, and so is the next one's
+    text = "九月十八日班师。二十日至辽东。"
+    assert months_in_force(text) == {text.index("二十日"): "九月"}
 
 
 def test_a_window_that_is_no_month_is_an_error_with_its_line(tmp_path):

@@ -6,6 +6,7 @@ from collections import Counter
 import pytest
 import yaml
 
+from edition.engine.dates import months_in_force
 from edition.engine.model import Segment, Witness, WitnessMeta
 from edition.engine.normalise import Normaliser
 from edition.engine.numerals import NUMERALS, _read, number_value
@@ -624,17 +625,17 @@ def test_numerals_read_without_cn2an_are_read_as_cn2an_reads_them():
 
 def test_dates_are_whole():
     t, s = seg_of("不得不于九月十八日下令班师，雨季集中在六七月间。乙酉，至辽东。")
-    assert [d.value for d in dates(t, s)] == ["九月十八日", "乙酉"]
+    assert [d.value for d in dates(t, s, months_in_force(t.n))] == ["九月十八日", "乙酉"]
     t, s = seg_of("冬，十月，丙申朔，上至蒲沟驻马")  # 資治通鑑 as punctuated in a modern edition (Q)
-    assert [(d.key, d.value) for d in dates(t, s)] == [("month", "十月"), ("date", "十月丙申")]
+    assert [(d.key, d.value) for d in dates(t, s, months_in_force(t.n))] == [("month", "十月"), ("date", "十月丙申")]
     # A's 唐軍自九月十八日離開安市……時間已進入十月: 自 (from) opens a stretch of time, it dates no one moment
     t, s = seg_of(
         "唐軍自九月十八日離開安市，其間停駐遼州，又渡遼水，再過泥淖，待行到一個名為蒲溝的地方，時間已進入十月。"
     )
-    assert [d.value for d in dates(t, s)] == ["十月"]
+    assert [d.value for d in dates(t, s, months_in_force(t.n))] == ["十月"]
     # 綱目續麟 heads a year by its cycle and the reign's count: 丙午 there is the year 646, no day of 十月
     t, s = seg_of("(丙午)二十年秋八月帝如靈州。丙午，至營州。")
-    assert [(d.value, d.start) for d in dates(t, s)] == [("八月", 8), ("丙午", 15)]
+    assert [(d.value, d.start) for d in dates(t, s, months_in_force(t.n))] == [("八月", 8), ("丙午", 15)]
 
 
 def test_an_article_agreed_on_is_no_fact(tmp_path):

@@ -74,3 +74,31 @@ def calendar(folded: list[str]) -> list[tuple[int | None, int | None]]:
             month = value
         out.append((year, month))
     return out
+
+
+def _day_number(day: str) -> int | None:
+    """二十一日 -> 21, 初一 -> 1 (a day of a month as written after it, or alone)."""
+    return numeral(day.removesuffix("日").removeprefix("初"))
+
+
+def months_in_force(folded: str) -> dict[int, str]:
+    """For each day a text gives without its month (二十一日), where it gives it, the month that day falls in:
+    the one the text last named, when the day it last gave in that month came before this one (十月十一日，御驾至
+    营州 … 二十一日，与太子相遇). A day earlier than the last one given has left that month, for a month the
+    text does not say: no month."""
+    out: dict[int, str] = {}
+    month: str | None = None
+    last = 0
+    for m in DATE.finditer(folded):
+        head = MONTH_OF.match(m.group())
+        if head is not None:
+            month = head.group()
+            last = _day_number(m.group()[head.end() :]) or 0
+            continue
+        day = _day_number(m.group())
+        if month is None or day is None or not last < day <= 30:
+            month = None
+            continue
+        out[m.start()] = month
+        last = day
+    return out

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from .collate import BRACKETS
-from .dates import DATE, DAY_OF_MONTH
+from .dates import DATE, DAY_OF_MONTH, months_in_force
 from .model import Segment, Tokens
 from .numerals import NUMERALS, number_value
 from .register import Mention, Mentions
@@ -122,7 +122,9 @@ def directions(tokens: Tokens, seg: Segment, places: list[tuple[int, int]]) -> l
     return out
 
 
-def dates(tokens: Tokens, seg: Segment) -> list[Said]:
+def dates(tokens: Tokens, seg: Segment, months: dict[int, str]) -> list[Said]:
+    """The dates of a segment; ``months``: the month each day the witness gives without one falls in, by the
+    letter it starts at (``dates.months_in_force``), so that E's 二十一日 is the 十月二十一日 of the others."""
     n, out = seg.folded, []
     for rx in (DATE, DAY_OF_MONTH):
         for m in rx.finditer(n):
@@ -133,7 +135,8 @@ def dates(tokens: Tokens, seg: Segment) -> list[Said]:
                 continue  # (丙午)二十年: a year named by its cycle before the reign's count, not a day
             start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
             key = "month" if _month(m.group()) else "date"  # a month is set against months, a day against days
-            out.append(_said(tokens, start, end, "date", key, m.group()))
+            value = months.get(seg.lo + a, "") + m.group() if rx is DATE else m.group()
+            out.append(_said(tokens, start, end, "date", key, value))
     return sorted(out, key=lambda s: s.start)
 
 
@@ -153,6 +156,13 @@ class Gathering:
         self.index = Mentions(mentions)
         self._brackets: dict[str, tuple[list[int], list[int]]] = {}  # witness -> where brackets open, close
         self._everywhere: dict[str, dict[tuple[str, str], Said]] = {}
+        self._in_month: dict[str, dict[int, str]] = {}
+
+    def _months(self, siglum: str) -> dict[int, str]:
+        """The month each day the witness gives without one falls in (``dates.months_in_force``), found once."""
+        if siglum not in self._in_month:
+            self._in_month[siglum] = months_in_force(self.tokens[siglum].n)
+        return self._in_month[siglum]
 
     def said(self, siglum: str, segs: Iterable[tuple[str, Segment]]) -> list[Said]:
         """What a witness states in these segments (each with the id of its row)."""
@@ -177,7 +187,11 @@ class Gathering:
                     )
                 )
                 places += [(m.start, m.end)] if m.kind == "place" else []
-            values = (*quantities(tokens, seg), *dates(tokens, seg), *directions(tokens, seg, places))
+            values = (
+                *quantities(tokens, seg),
+                *dates(tokens, seg, self._months(siglum)),
+                *directions(tokens, seg, places),
+            )
             out += [replace(x, row=row) for x in values if x.kind != "direction" or not self.glossed(x)]
         return out
 
@@ -197,6 +211,8 @@ class Gathering:
         if siglum not in self._everywhere:
             tokens = self.tokens[siglum]
             whole = Segment(siglum, 0, 0, len(tokens.text), tokens.text, tokens.n, 0, 0, len(tokens.n))
-            found = sorted((*quantities(tokens, whole), *dates(tokens, whole)), key=lambda x: -x.start)
+            found = sorted(
+                (*quantities(tokens, whole), *dates(tokens, whole, self._months(siglum))), key=lambda x: -x.start
+            )
             self._everywhere[siglum] = {(x.kind, x.value): x for x in found}  # the last written is the first
         return self._everywhere[siglum]
