@@ -556,6 +556,11 @@ def seg_of(text):
         ("一瘸一拐来到御营", []),  # an idiom, not a count
         ("让辽州、盖州的百姓举家渡过辽水", []),  # 百姓: the people
         ("三呼萬歲，拜迎李世民", []),
+        # a modern reference's Arabic digits (212: the encyclopedia entry), its marks read as it means them
+        ("李世勣與江夏王李道宗率步騎4萬殿後", [("兵", "40000")]),
+        ("自率步騎4,000登北山指揮", [("兵", "4000")]),
+        ("長孫無忌率奇兵1.1萬自山北峽谷襲其後", [("兵", "11000")]),
+        ("645年9月18日，下敕班師", []),  # a year and a date, no count
     ],
 )
 def test_quantities_are_counts_with_their_measure(text, found):
@@ -621,6 +626,19 @@ def test_numerals_read_without_cn2an_are_read_as_cn2an_reads_them():
             read += 1
             assert mine == theirs(core), core
     assert read > 2000  # most are read without cn2an: 四万, 三千五百, 一二
+
+
+def test_a_modern_references_dates_are_compared_as_the_chinese_texts_write_them():
+    """212 writes 645年9月18日 and 10月21日; the others 九月十八日, 十月二十一日 (and 十月初一 for 10月1日)."""
+    t, s = seg_of("645年9月18日（貞觀十九年九月癸未），下敕班師。10月1日，駐馬蒲溝。")
+    assert [(d.text, d.value) for d in dates(t, s, months_in_force(t.n))] == [
+        ("9月18日", "九月十八日"),
+        ("九月", "九月"),  # the month of the cyclical day in brackets, as 冬十月丙申 gives 十月 and 十月丙申
+        ("九月癸未", "九月癸未"),
+        ("10月1日", "十月一日"),
+    ]
+    t, s = seg_of("十月初一，至蒲沟")
+    assert [d.value for d in dates(t, s, {})] == ["十月一日"]
 
 
 def test_dates_are_whole():

@@ -10,15 +10,24 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .numerals import chinese
+
 STEMS, BRANCHES = "甲乙丙丁戊己庚辛壬癸", "子丑寅卯辰巳午未申酉戌亥"
 CYCLICAL_DAYS = tuple(STEMS[i % 10] + BRANCHES[i % 12] for i in range(60))
 _MONTH = r"(?<![一二三四五六七八九十])(?:正|十[一二]|[一二三四五六七八九十])月"
 _DAY = r"(?:初[一二三四五六七八九十]|[一二三四五六七八九十廿卅]{2,3}|[一二三四五六七八九]初)日?"
 DATE = re.compile(rf"{_MONTH}(?:{_DAY}|初)?|(?:[一二三四五六七八九十廿卅]{{2,3}}|初[一二三四五六七八九十])日")
+# a month and a day in Arabic digits, as a modern reference writes them (9月18日, 21日): dates the fact notes
+# compare (as the Chinese texts write them, ``as_written_in_chinese``); a witness so written is no annal of entries
+_ARABIC_DATE = r"(?<!\d)(?:1[0-2]|0?[1-9])月(?:(?:[12]\d|3[01]|0?[1-9])日)?|(?<![\d月])(?:[12]\d|3[01]|[1-9])日"
+FACT_DATE = re.compile(
+    rf"(?:{_MONTH}(?:{_DAY}|初)?|(?:[一二三四五六七八九十廿卅]{{2,3}}|初[一二三四五六七八九十])日)|{_ARABIC_DATE}"
+)
 CYCLICAL = re.compile("|".join(CYCLICAL_DAYS))
 # a cyclical day with the month just before it is that month's day (冬十月丙申朔)
 DAY_OF_MONTH = re.compile(rf"(?:{_MONTH})?(?:{CYCLICAL.pattern})")
 MONTH_OF = re.compile(_MONTH)
+_ANY_MONTH = re.compile(rf"{_MONTH}|(?:1[0-2]|0?[1-9])月")
 
 
 @lru_cache(maxsize=1 << 17)
@@ -40,7 +49,10 @@ _NUMERALS = {c: k for k, c in enumerate("零一二三四五六七八九十", 0)}
 
 
 def numeral(text: str) -> int | None:
-    """A small Chinese numeral's value (一 … 九十九, 廿 as 二十, 正 as 一 for the first month), or None."""
+    """A small Chinese numeral's value (一 … 九十九, 廿 as 二十, 正 as 一 for the first month), or Arabic (10), or
+    None."""
+    if text.isascii() and text.isdigit():
+        return int(text)
     text = text.replace("廿", "二十").replace("正", "一")
     if not text or any(c not in _NUMERALS for c in text):
         return None
@@ -89,8 +101,8 @@ def months_in_force(folded: str) -> dict[int, str]:
     out: dict[int, str] = {}
     month: str | None = None
     last = 0
-    for m in DATE.finditer(folded):
-        head = MONTH_OF.match(m.group())
+    for m in FACT_DATE.finditer(folded):
+        head = _ANY_MONTH.match(m.group())
         if head is not None:
             month = head.group()
             last = _day_number(m.group()[head.end() :]) or 0
@@ -102,3 +114,10 @@ def months_in_force(folded: str) -> dict[int, str]:
         out[m.start()] = month
         last = day
     return out
+
+
+def as_written_in_chinese(date: str) -> str:
+    """A date in the form the Chinese texts give it, to compare by: 10月21日 -> 十月二十一日, 十月初一 -> 十月一日
+    (a day of the month's first ten, with 初 or without, is one day)."""
+    date = re.sub(r"\d+", lambda m: chinese(int(m.group())), date)
+    return re.sub(r"初([一二三四五六七八九十])日?", r"\1日", date)

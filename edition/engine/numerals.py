@@ -1,4 +1,5 @@
-"""Chinese numerals read as values (數萬 -> ~10000, 一百二十 -> 120, 三千五百 -> 3500), for the number facts.
+"""Chinese numerals read as values (數萬 -> ~10000, 一百二十 -> 120, 三千五百 -> 3500), for the number facts; and a
+modern reference's Arabic ones (4萬 -> 40000, 3,000 -> 3000, 4.3萬 -> 43000).
 
 A numeral in the grammar cn2an reads is read here without it (its import and patterns cost a tenth of a second of
 a cold export); cn2an is imported only for any other spelling.
@@ -6,6 +7,7 @@ a cold export); cn2an is imported only for any other spelling.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 NUMERALS = "零〇一二两三四五六七八九十百千万亿"
@@ -129,3 +131,29 @@ def number_value(folded: str) -> tuple[str, bool]:
     except (ValueError, KeyError):
         value = None
     return (str(value) if value is not None else core), approx
+
+
+ARABIC = "0123456789"
+_ARABIC = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def arabic_value(written: str, folded: str) -> tuple[str, bool]:
+    """The value of a count written in Arabic digits, read from the witness's own writing (its marks kept: 3,000 is
+    three thousand, 4.3萬 forty-three thousand) and the units after them in the compared form (``folded``: 萬 is
+    万), and whether it is approximate."""
+    approx = any(c in APPROX for c in folded)
+    m = _ARABIC.search(written)
+    if m is None:
+        return "", approx
+    digits = m.group().replace(",", "")
+    value = float(digits) if digits.count(".") <= 1 else float(digits.replace(".", ""))
+    for ch in folded.lstrip(ARABIC):
+        value *= _UNIT.get(ch, 1)
+    return (str(int(value)) if value == int(value) else str(value)), approx
+
+
+def chinese(number: int) -> str:
+    """1 -> 一, 10 -> 十, 21 -> 二十一, 30 -> 三十: a month's or a day's number as the Chinese texts write it."""
+    digits = "零一二三四五六七八九"
+    tens, units = divmod(number, 10)
+    return (digits[tens] if tens > 1 else "") + ("十" if tens else "") + (digits[units] if units or not tens else "")

@@ -11,16 +11,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from .collate import BRACKETS
-from .dates import DATE, DAY_OF_MONTH, months_in_force
+from .dates import DATE, DAY_OF_MONTH, FACT_DATE, as_written_in_chinese, months_in_force
 from .model import Segment, Tokens
-from .numerals import NUMERALS, number_value
+from .numerals import ARABIC, NUMERALS, arabic_value, number_value
 from .register import Mention, Mentions
 
 MEASURES = "匹人骑级里户口头件领艘员名石斤次层丈步座城道路车营"
 
 
 # a measure, but not the first word of a troop's kind: 四万步骑 is forty thousand foot and horse, not paces
-_QUANTITY = re.compile(rf"[数几]?[{NUMERALS}]+[余多许]?(?:[{MEASURES}](?![骑卒兵军]))?")
+_QUANTITY = re.compile(rf"[数几]?[{NUMERALS}{ARABIC}]+[余多许]?(?:[{MEASURES}](?![骑卒兵军]))?")
 
 
 # (compared forms) a direction after a town (城南, 州东北), not a way one goes (南下, 西归) nor a gate (城南门)
@@ -38,6 +38,8 @@ REIGN_YEAR = re.compile(r"[一二三四五六七八九十廿]{1,3}年")
 
 SINCE = "自从"  # (compared forms) "from": a date after it opens a stretch of time
 
+
+YEARS_MONTHS_DAYS = "年月日"  # (compared forms) what makes Arabic digits before it a date, not a count
 
 IDIOMS = {"万一", "万丈"}  # numerals that make a word, not a count (万一 in case; 豪情万丈)
 
@@ -84,13 +86,20 @@ def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
             continue
         word = m.group()
         measure = word[-1] if word[-1] in MEASURES else ""
+        start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
+        if any(c in ARABIC for c in word):
+            if n[b : b + 1] in YEARS_MONTHS_DAYS:
+                continue  # 645年, 9月: a year or a month, not a count
+            value, approx = arabic_value(tokens.text[start:end], word)
+            key = measure or ("兵" if _troops(n, a, b) else "count")
+            out.append(_said(tokens, start, end, "number", key, ("~" if approx else "") + value))
+            continue
         digits = [c for c in word if c in NUMERALS]
         if not measure and len(digits) < 2:
             continue  # one numeral alone is an article or part of a word, not a count (一番, 百姓, 万岁)
         if not measure and (len(set(digits)) == 1 or word in IDIOMS or _either(digits)):
             continue  # 一一, 万万; 万一 (in case); 十八九 (eight or nine in ten): words, not counts
         value, approx = number_value(word)
-        start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
         key = measure or ("兵" if _troops(n, a, b) else "count")
         out.append(_said(tokens, start, end, "number", key, ("~" if approx else "") + value))
     return out
@@ -126,7 +135,7 @@ def dates(tokens: Tokens, seg: Segment, months: dict[int, str]) -> list[Said]:
     """The dates of a segment; ``months``: the month each day the witness gives without one falls in, by the
     letter it starts at (``dates.months_in_force``), so that E's 二十一日 is the 十月二十一日 of the others."""
     n, out = seg.folded, []
-    for rx in (DATE, DAY_OF_MONTH):
+    for rx in (FACT_DATE, DAY_OF_MONTH):
         for m in rx.finditer(n):
             a, b = m.span()
             if a and n[a - 1] in SINCE:
@@ -135,7 +144,7 @@ def dates(tokens: Tokens, seg: Segment, months: dict[int, str]) -> list[Said]:
                 continue  # (丙午)二十年: a year named by its cycle before the reign's count, not a day
             start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
             key = "month" if _month(m.group()) else "date"  # a month is set against months, a day against days
-            value = months.get(seg.lo + a, "") + m.group() if rx is DATE else m.group()
+            value = as_written_in_chinese(months.get(seg.lo + a, "") + m.group()) if rx is FACT_DATE else m.group()
             out.append(_said(tokens, start, end, "date", key, value))
     return sorted(out, key=lambda s: s.start)
 
