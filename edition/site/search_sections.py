@@ -27,8 +27,11 @@ from html.parser import HTMLParser
 from material.plugins.search.plugin import Element, Parser, Section, void
 
 _SPACE = "[ \t\n\r\f]"  # where HTMLParser ends a tag's name (with "/" and ">"): not other white space
-_TAG = re.compile(
-    rf'<(?:([a-z][a-z0-9]*)((?:{_SPACE}+[a-z_:][-a-z0-9_:.]*(?:="[^"<>]*")?)*){_SPACE}*(/?)|/([a-z][a-z0-9]*))>'
+# A text (maybe empty) and what follows it: the name, attributes and "/" of a start tag, the name of an end tag,
+# the end of the page, or a "<" that opens no tag of the plain kind. Linear: the text is never read again.
+_PIECE = re.compile(
+    rf'([^<]*+)(?:<(?:([a-z][a-z0-9]*)((?:{_SPACE}+[a-z_:][-a-z0-9_:.]*(?:="[^"<>]*")?)*){_SPACE}*(/?)'
+    r"|/([a-z][a-z0-9]*))>|\Z|(<))"
 )
 _ATTRIBUTE = re.compile(r'([a-z_:][-a-z0-9_:.]*)(?:(=)"([^"<>]*)")?')
 _CDATA = frozenset(HTMLParser.CDATA_CONTENT_ELEMENTS)
@@ -48,36 +51,32 @@ class FastParser(Parser):
     """Material's ``Parser``; a fresh one fed a page of the plain kind reads it without ``HTMLParser``."""
 
     def feed(self, data: str) -> None:
-        tags = list(_TAG.finditer(data))
+        pieces = _PIECE.findall(data)
         fresh = not (self.rawdata or self.context or self.data or self.section)
-        plain = data.count("<") == len(tags) and not any(m[1] in _CDATA for m in tags)
+        plain = not any(piece[5] or piece[1] in _CDATA for piece in pieces)
         if fresh and plain and self.skip == set(Parser().skip):
-            self._plain(data, tags)
+            self._plain(pieces)
         else:
             super().feed(data)
 
-    def _plain(self, html: str, tags: list[re.Match]) -> None:
-        """``HTMLParser.feed(html)`` calling Material's handlers (mirrored: see ``_start``, ``_end``, ``_text``)."""
+    def _plain(self, pieces: list[tuple[str, ...]]) -> None:
+        """``HTMLParser.feed`` of the page cut into ``pieces`` (``_PIECE``), calling Material's handlers (mirrored:
+        see ``_start``, ``_end``, ``_text``)."""
         self._tags: list[str] = []  # the context's tags, innermost last
         self._links: list[bool] = []  # per element of the context: a permalink (<a class="headerlink">)
         self._permalinks = 0  # of them, in the context
         self._open: dict[str, int] = {}  # elements of the context per tag: `x in context` compares tags
         self._skipped = {e if isinstance(e, str) else e.tag for e in self.skip}
         self._hidden = 0  # elements of the context whose tag is skipped: ``self.skip.intersection(self.context)``
-        pos = 0
-        for m in tags:
-            if m.start() > pos:
-                self._text(unescape(html[pos : m.start()]))
-            pos = m.end()
-            name, raw, closed, end = m.groups()
-            if end is not None:
+        for text, name, raw, closed, end, _ in pieces:
+            if text:
+                self._text(unescape(text))
+            if end:
                 self._end(end)
-                continue
-            self._start(name, raw)
-            if closed:
-                self._end(name)
-        if pos < len(html):
-            self._text(unescape(html[pos:]))
+            elif name:
+                self._start(name, raw)
+                if closed:
+                    self._end(name)
         self.context = [Element(tag) for tag in self._tags]
         self.skip = set(self._skipped)
 
