@@ -15,13 +15,13 @@ from edition.site.search_sections import FastParser
 # character references in text and attributes, upper-case-free plain markup throughout
 PLAIN = (
     '<p>before &amp; after</p>\n<h2 id="a">Title <code>x</code><a class="headerlink" href="#a">¶</a></h2>\n'
-    '<p>one <span data-search-exclude>hidden <span>also</span></span> two</p><p></p><p> </p>\n'
+    "<p>one <span data-search-exclude>hidden <span>also</span></span> two</p><p></p><p> </p>\n"
     '<div class="linenodiv">1\n2</div><pre>  keep\n\n  this  </pre><ul><li>a<br>b<br/></li><li> </li></ul>'
     '<div><h3 id="b&amp;c">Nested</h3>text<sub>2</sub></div> after   \n<h4>no id</h4><img src="x" alt="">'
     '<p title="&lt;p&gt;" hidden>tail &copy;</p>   '
 )
 OTHER = (  # markup Material's parser reads: a comment, a script, upper case, an unquoted attribute
-    '<h1>T</h1><!-- <p>c</p> --><P CLASS=x>up</P><script>if (a < b) {}</script><p data-x=1>z</p>'
+    "<h1>T</h1><!-- <p>c</p> --><P CLASS=x>up</P><script>if (a < b) {}</script><p data-x=1>z</p>"
 )
 
 
