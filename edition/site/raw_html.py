@@ -21,7 +21,7 @@ from markdown.preprocessors import Preprocessor
 
 LONG = 200  # shorter elements are left to the parser: a stand-in saves little there
 _ATTR = r'\s+[a-zA-Z_:][-a-zA-Z0-9_:.]*(?:="[^"]*")?'
-_TAG = re.compile(rf"(<(?:/([a-zA-Z][a-zA-Z0-9-]*)|([a-zA-Z][a-zA-Z0-9-]*)(?:{_ATTR})*\s*(/?))>)")
+_TAG = re.compile(rf"<(?:/([a-zA-Z][a-zA-Z0-9-]*)|([a-zA-Z][a-zA-Z0-9-]*)(?:{_ATTR})*\s*(/?))>")
 _BAD_REFERENCE = re.compile(r"&(?!#[0-9]+;|#[xX][0-9a-fA-F]+;|[a-zA-Z][a-zA-Z0-9]*;)")  # html.parser may rewrite it
 _OTHER_STATES = re.compile(
     r"<[!?]|<(?:script|style|textarea|title|xmp|iframe|noembed|noframes|noscript|plaintext)\b", re.I
@@ -33,37 +33,31 @@ _STAND_IN = re.compile(f"<[a-z0-9-]+>{_MARK}([0-9]+){_END}</[a-z0-9-]+>")
 def element_end(md: Markdown, text: str, start: int) -> tuple[str, int] | None:
     """The tag and the end of the block-level element that opens at ``start`` (a line's start) of ``text``, when its
     tags show that it closes at the end of a line and closes nothing it did not open (see the module's docstring);
-    else None.
-
-    Read a line at a time, its tags found at once (a tag across lines, or a malformed character reference even
-    inside a tag, leaves the element to the parser): a witness's text is one line of some 100,000 tags."""
+    else None."""
     tag = ""
     stack: list[str] = []
     pos = start
-    while pos < len(text):
-        end = text.find("\n", pos)
-        end = len(text) if end < 0 else end
-        tags = _TAG.findall(text, pos, end)
-        if text.count("<", pos, end) != len(tags) or _BAD_REFERENCE.search(text, pos, end):
+    for m in _TAG.finditer(text, start):
+        if text.find("<", pos, m.start()) >= 0 or _BAD_REFERENCE.search(text, pos, m.start()):
             return None
-        for k, (whole, closing, opening, empty) in enumerate(tags):
-            if not tag:  # the element's own tag, at ``start``: every "<" of the line opens a tag
-                tag = (opening or "").lower()
-                if not text.startswith("<", start) or closing or empty or tag == "hr" or not md.is_block_level(tag):
-                    return None
-                stack.append(tag)
-            elif closing:
-                name = closing.lower()
-                if name not in stack:  # inside a raw block, it would close an element opened before this one
-                    return None
-                while stack.pop() != name:
-                    pass
-                if not stack:  # the element ends here: at the end of the line, or it is not one to stand in for
-                    at_end = k == len(tags) - 1 and text.rfind("<", pos, end) + len(whole) == end
-                    return (tag, end) if at_end else None
-            elif not empty and opening.lower() != "hr":  # a self-closed tag and <hr> are stashed as they are
-                stack.append(opening.lower())
-        pos = end + 1
+        closing, opening, empty = m.groups()
+        if not tag:  # the element's own tag
+            tag = (opening or "").lower()
+            if m.start() != start or closing or empty or tag == "hr" or not md.is_block_level(tag):
+                return None
+            stack.append(tag)
+        elif closing:
+            name = closing.lower()
+            if name not in stack:  # inside a raw block, it would close an element opened before this one
+                return None
+            while stack.pop() != name:
+                pass
+            if not stack:
+                end = m.end()
+                return (tag, end) if end == len(text) or text[end] == "\n" else None
+        elif not empty and opening.lower() != "hr":  # a self-closed tag and <hr> are stashed as they are, never opened
+            stack.append(opening.lower())
+        pos = m.end()
     return None
 
 
