@@ -2,6 +2,7 @@
 
     .venv/bin/python -m tests.benchmarks                       # every size, 3 runs each
     .venv/bin/python -m tests.benchmarks --sizes seeds,10x50k --repeats 3
+    .venv/bin/python -m tests.benchmarks --sizes seeds --serve-sizes 10x50k   # also the whole serve rebuild at 10x50k
     .venv/bin/python -m tests.benchmarks --sizes 10x100k --profile    # where the time goes (cProfile)
 
 The first table (medians over the runs, each run a fresh process; wall seconds, and CPU seconds, which other
@@ -9,7 +10,8 @@ processes on a shared machine do not inflate; peak memory is the process's maxim
 
 - ``python -m edition export`` of the seeds, cold: a new interpreter, imports included, the JSON written;
 - ``mkdocs build`` of the site from the seeds (wall), and its part in the edition hook;
-- a ``mkdocs serve`` rebuild after one character of one witness changed: in one process, the site built once,
+- a ``mkdocs serve`` rebuild after one character of one witness changed (of the seeds, and of each size
+  ``--serve-sizes`` names): in one process, the site built once,
   then one character in the middle of the last witness (the first after a "，") replaced, the config loaded
   again and the site built again, as the server does on a save (the hooks' caches and the segmenter kept),
   and the same build's time as MkDocs reports it ("built in … seconds", without loading the config);
@@ -258,13 +260,14 @@ def _children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def serve_rebuilds(repeats: int, timeout: float) -> list[dict[str, float]]:
-    """Per run (a fresh process): seconds of a `mkdocs serve`-style rebuild after one character changed."""
+def serve_rebuilds(repeats: int, timeout: float, folder: Path = SEEDS) -> list[dict[str, float]]:
+    """Per run (a fresh process): seconds of a `mkdocs serve`-style rebuild of the site from ``folder`` after one
+    character changed."""
     if not (ROOT / "mkdocs.yml").exists():
         return []
     runs = []
     for _ in range(repeats):
-        run = child_json([sys.executable, "-m", "tests.benchmarks", "--serve-child"], timeout)
+        run = child_json([sys.executable, "-m", "tests.benchmarks", "--serve-child", str(folder)], timeout)
         if run is not None:
             runs.append(run)
     return runs
@@ -283,10 +286,10 @@ class _Reported(logging.Handler):
             self.seconds = float(found[1])
 
 
-def serve_child() -> dict[str, float]:
-    """The seeds copied, the site built, one character of the last witness changed, the site built again in
-    the same process with the config loaded again (as `mkdocs serve` does on a save): the second build timed,
-    wall (with the config's loading), CPU, and as MkDocs reports it (its "built in … seconds")."""
+def serve_child(folder: Path) -> dict[str, float]:
+    """The witnesses of ``folder`` copied, the site built, one character of the last witness changed, the site
+    built again in the same process with the config loaded again (as `mkdocs serve` does on a save): the second
+    build timed, wall (with the config's loading), CPU, and as MkDocs reports it (its "built in … seconds")."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
@@ -296,7 +299,7 @@ def serve_child() -> dict[str, float]:
     logger.setLevel(logging.INFO)
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "seeds"
-        shutil.copytree(SEEDS, copy)
+        shutil.copytree(folder, copy)
         os.environ["EDITION_SEEDS"] = str(copy)
 
         def rebuild() -> tuple[float, float]:
@@ -328,7 +331,7 @@ def growth(results: dict[str, list[dict[str, float]]]) -> dict[str, float]:
     return out
 
 
-def summary(exports, builds, rebuilds, results) -> str:
+def summary(exports, builds, rebuilds, results, serves) -> str:
     """The one table: what a person waits for, and how the engine scales."""
     head = "| what | median s | median CPU s | runs | growth per doubling | peak RSS MB |"
     lines = [head, "|---|---|---|---|---|---|"]
@@ -350,6 +353,8 @@ def summary(exports, builds, rebuilds, results) -> str:
         lines.append(
             f"| … as MkDocs reports it (built in) | {_median(rebuilds, 'reported'):.2f} | | {len(rebuilds)} | | |"
         )
+    for size, runs in serves.items():  # the whole build: engine, pages, Markdown, search index, files written
+        row(f"`mkdocs serve` rebuild after one character of one witness ({size}; with loading the config)", runs)
     grown = growth(results)
     for size, runs in results.items():
         chars = f"{int(runs[0]['chars']):,} characters" if runs else ""
@@ -403,7 +408,12 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="profile one run per size instead of timing")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--mkdocs-child", help=argparse.SUPPRESS)
-    parser.add_argument("--serve-child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--serve-sizes",
+        default="",
+        help="comma-separated sizes (as --sizes) whose whole `mkdocs serve` rebuild is timed too (default none)",
+    )
+    parser.add_argument("--serve-child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     os.environ["NO_MKDOCS_2_WARNING"] = "1"  # for the children: Material's banner is not output to measure
     if args.child:
@@ -413,7 +423,7 @@ def main() -> None:
         print(json.dumps(mkdocs_child(args.mkdocs_child)))
         return
     if args.serve_child:
-        print(json.dumps(serve_child()))
+        print(json.dumps(serve_child(args.serve_child)))
         return
     # first: its peak memory is read from RUSAGE_CHILDREN, the largest of this process's children so far
     exports = [] if args.profile else export_cold(args.repeats, args.timeout)
@@ -435,8 +445,15 @@ def main() -> None:
         return
     builds = mkdocs_build(args.repeats, args.timeout)
     rebuilds = serve_rebuilds(args.repeats, args.timeout)
-    print(f"`python -m tests.benchmarks --sizes {args.sizes} --repeats {args.repeats}`, medians, seconds\n")
-    print(summary(exports, builds, rebuilds, results))
+    serves = {
+        size: serve_rebuilds(args.repeats, args.timeout, corpus(size, args.seed, args.workdir))
+        for size in filter(None, args.serve_sizes.split(","))
+    }
+    serve_sizes = f" --serve-sizes {args.serve_sizes}" if serves else ""
+    print(
+        f"`python -m tests.benchmarks --sizes {args.sizes}{serve_sizes} --repeats {args.repeats}`, medians, seconds\n"
+    )
+    print(summary(exports, builds, rebuilds, results, serves))
     print("\nPer stage:\n")
     print(table(results))
 

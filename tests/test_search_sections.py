@@ -1,0 +1,48 @@
+"""The search's parser (edition.site.search_sections.FastParser) cuts every page into the same sections as
+Material's, on the plain markup it reads itself and on markup it leaves to Material's parser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from material.plugins.search.plugin import Parser
+
+from edition.site.search_sections import FastParser
+
+# what the parser acts on: headings with and without ids (one nested), a permalink, text left out of the
+# search (nested, and by a class), kept tags (an empty one), <pre> white space, void and self-closed tags,
+# character references in text and attributes, upper-case-free plain markup throughout
+PLAIN = (
+    '<p>before &amp; after</p>\n<h2 id="a">Title <code>x</code><a class="headerlink" href="#a">¶</a></h2>\n'
+    "<p>one <span data-search-exclude>hidden <span>also</span></span> two</p><p></p><p> </p>\n"
+    '<div class="linenodiv">1\n2</div><pre>  keep\n\n  this  </pre><ul><li>a<br>b<br/></li><li> </li></ul>'
+    '<div><h3 id="b&amp;c">Nested</h3>text<sub>2</sub></div> after   \n<h4>no id</h4><img src="x" alt="">'
+    '<p title="&lt;p&gt;" hidden>tail &copy;</p>   '
+)
+OTHER = (  # markup Material's parser reads: a comment, a script, upper case, an unquoted attribute
+    "<h1>T</h1><!-- <p>c</p> --><P CLASS=x>up</P><script>if (a < b) {}</script><p data-x=1>z</p>"
+)
+
+
+def sections(parser: Parser, html: str) -> list[tuple]:
+    parser.feed(html)
+    parser.close()
+    return [(s.el.tag, s.el.attrs, s.id, s.depth, s.title, s.text, s.is_excluded()) for s in parser.data]
+
+
+@pytest.mark.parametrize("html", [PLAIN, OTHER, PLAIN + OTHER, ""])
+def test_the_same_sections_as_materials_parser(html):
+    fast = FastParser()
+    assert sections(fast, html) == sections(Parser(), html)
+    assert hasattr(fast, "_hidden") == (html in (PLAIN, ""))  # the plain markup read by FastParser itself
+
+
+@pytest.mark.slow
+def test_every_page_of_the_site_gives_the_same_sections(built_site: Path):
+    pages = sorted(built_site.rglob("index.html"))
+    assert len(pages) > 10
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        article = html[html.index("<article") : html.index("</article>") + len("</article>")]
+        assert sections(FastParser(), article) == sections(Parser(), article), page
