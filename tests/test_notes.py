@@ -347,15 +347,31 @@ def test_agreement_is_stated_only_for_what_belongs_to_the_moment(seeds_edition):
     assert persons == {("liao-marshes", "長孫無忌，所記同"), ("withdrawal", "李道宗，所記同")}
 
 
-def test_an_agreement_is_of_one_moment(tmp_path):
+@pytest.fixture(scope="module")
+def popular_alternate(tmp_path_factory):
+    """The seeds with a popular history and an alternate history (other names, numbers, places)."""
+    from tests.kinds import edition_folder
+
+    files = ["211_popular_history.txt", "222_alternate_history.txt"]
+    return build_folder(edition_folder(tmp_path_factory.mktemp("pa") / "w", files))
+
+
+def test_a_witness_that_names_the_lord_as_the_register_does_not_is_not_said_not_to_name_him(popular_alternate):
+    """The alternate history names the lord of Anshi, 他叫乙支承德，是安市城的城主, a name the register does not
+    know. 安市城主：A、B、D、V、Z 不名 said it did not name him: a witness that names someone where it gives the
+    title is left out of 不名 (the others still are)."""
+    (lord,) = [n for n in notes_of(popular_alternate, "fact") if n.label == "安市城主"]
+    unnamed = {s for r in lord.readings if not r.named for s in r.sigla}
+    assert "Z" not in unnamed and {"A", "B", "D", "V"} <= unnamed
+
+
+def test_an_agreement_is_of_one_moment(popular_alternate):
     """Texts agreeing on a name, a place or a thing agree at one moment: their cells cover a row in common. A
     popular history's 閻立德 bridges the marsh on the way out in spring, an alternate history's clears the road
     home, and A's is an option the emperor turns down: one group of rows, three moments, no agreement. And a
     witness is quoted where the others name the entry too: A's coats put on at 營州, where E's are worn, not
     those it says wait there. Numbers and dates are set against each other only at one moment too."""
-    from tests.kinds import edition_folder
-
-    ed = build_folder(edition_folder(tmp_path / "w", ["211_popular_history.txt", "222_alternate_history.txt"]))
+    ed = popular_alternate
     facts = notes_of(ed, "fact")
     agreed = [n for n in facts if n.label.endswith("所記同")]
     assert not [n for n in agreed if n.label.startswith("閻立德")]

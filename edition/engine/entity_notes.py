@@ -73,9 +73,11 @@ class EntityNotes:
         quoting: Quoting,
         agree: int,
         glossed: Callable[[Said], bool] = lambda x: False,
+        names_another: Callable[[str, str], bool] = lambda s, e: False,
     ) -> None:
         self.entries = {e.id: e for e in register.entries}
         self.glossed = glossed  # whether a mention is inside a commentary's brackets
+        self.names_another = names_another  # whether a witness names, where it gives e's title, someone unknown
         self.named = Counter(m.entries[0] for m in mentions if m.how != "title" and len(m.entries) == 1)
         self.q = quoting
         self.agree = agree
@@ -144,6 +146,8 @@ class EntityNotes:
         here.taken.update((s, x.entries[0]) for s, x in standing.items())
         slot = {**slot, **standing}
         readings = {s: self._form(e, entry, x, described) for s, x in slot.items()}
+        # a title whose sentence names a man the register does not know (他叫乙支承德): named, not 不名
+        readings = {s: None if r == "untitled" and self.names_another(s, e) else r for s, r in readings.items()}
         forms = {s: r for s, r in readings.items() if r is not None}
         if len(self.q.families(forms)) < 2:
             return None

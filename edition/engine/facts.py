@@ -68,7 +68,9 @@ class Facts:
     ) -> None:
         quoting = self.quoting = Quoting({s: f.id for f in families for s in f.members}, norm_fold)
         self.gathering = Gathering(mentions, tokens, norm_fold)
-        self.entities = EntityNotes(register, mentions, quoting, params.agree, self.gathering.glossed)
+        self.entities = EntityNotes(
+            register, mentions, quoting, params.agree, self.gathering.glossed, self.gathering.names_another
+        )
         self.values = ValueNotes(self.gathering, quoting, params.agree, params.apart)
 
     def notes(self, episode: EpisodeResult) -> list[Note]:

@@ -36,7 +36,11 @@ TROOPS = ("步骑", "飞骑", "骑兵", "步兵", "人马", "兵马", "甲士", 
 REIGN_YEAR = re.compile(r"[一二三四五六七八九十廿]{1,3}年")
 
 
-SINCE = "自从"  # (compared forms) "from": a date after it opens a stretch of time
+SINCE = "自从"
+
+# (compared forms) words that give a person's name (他叫乙支承德, 名叫, 姓梁): a sentence with one names its man
+NAMING = re.compile(r"(?:名叫|叫做|名为|名唤|名曰|他叫|她叫|此人叫|此人姓|他姓)")
+SENTENCE_ENDS = "。！？!?\n"  # (compared forms) "from": a date after it opens a stretch of time
 
 
 YEARS_MONTHS_DAYS = "年月日"  # (compared forms) what makes Arabic digits before it a date, not a count
@@ -213,6 +217,20 @@ class Gathering:
         opens, closes = self._brackets[x.siglum]
         k, j = bisect_left(opens, x.start), bisect_left(closes, x.start)
         return k > 0 and (j == 0 or closes[j - 1] < opens[k - 1])
+
+    def names_another(self, siglum: str, entry: str) -> bool:
+        """Whether a sentence where the witness gives an entry's title names someone the register does not know
+        (他叫乙支承德，是安市城的城主): the witness names him, though not as the register does, and is not to be
+        listed as not naming him (不名) -- wherever in its text it does so."""
+        text = self.tokens[siglum].text
+        for m in self.index.starting(siglum, 0, len(text)):
+            if m.how != "title" or entry not in m.entries:
+                continue
+            start = max(text.rfind(c, 0, m.start) for c in SENTENCE_ENDS) + 1
+            ends = [i for c in SENTENCE_ENDS if (i := text.find(c, m.end)) >= 0]
+            if NAMING.search(self.fold(text[start : min(ends, default=len(text))])):
+                return True
+        return False
 
     def given(self, siglum: str) -> dict[tuple[str, str], Said]:
         """Every number and date a witness gives in its whole text (rows hold only part of it): (kind, value)
