@@ -365,6 +365,15 @@ def test_a_witness_that_names_the_lord_as_the_register_does_not_is_not_said_not_
     assert "Z" not in unnamed and {"A", "B", "D", "V"} <= unnamed
 
 
+def test_what_an_alternate_history_says_the_histories_tell_is_not_its_reading(popular_alternate):
+    """The alternate history gives its rearguard to 程知节 and 薛万彻, then says: 在原本的历史上，这个位置属于李世勣和
+    江夏王李道宗，可是这一回，李世勣被派去了前头. 李道宗，所記同 counted Z among those agreeing on him; what a witness
+    says the histories tell, up to where it turns back to its own story, is not its reading."""
+    (daozong,) = [n for n in notes_of(popular_alternate, "fact") if n.label.startswith("李道宗")]
+    quoted = {s for r in daozong.readings for s in r.spans}
+    assert "Z" not in quoted and {"A", "C", "D", "E", "V"} <= quoted
+
+
 def test_an_agreement_is_of_one_moment(popular_alternate):
     """Texts agreeing on a name, a place or a thing agree at one moment: their cells cover a row in common. A
     popular history's 閻立德 bridges the marsh on the way out in spring, an alternate history's clears the road

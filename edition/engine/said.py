@@ -36,11 +36,16 @@ TROOPS = ("步骑", "飞骑", "骑兵", "步兵", "人马", "兵马", "甲士", 
 REIGN_YEAR = re.compile(r"[一二三四五六七八九十廿]{1,3}年")
 
 
-SINCE = "自从"
+SINCE = "自从"  # (compared forms) "from": a date after it opens a stretch of time
 
 # (compared forms) words that give a person's name (他叫乙支承德, 名叫, 姓梁): a sentence with one names its man
 NAMING = re.compile(r"(?:名叫|叫做|名为|名唤|名曰|他叫|她叫|此人叫|此人姓|他姓)")
-SENTENCE_ENDS = "。！？!?\n"  # (compared forms) "from": a date after it opens a stretch of time
+SENTENCE_ENDS = "。！？!?\n"
+
+# (compared forms) what an alternate history says of the histories it departs from (在原本的历史上，这个位置属于
+# 李世勣和江夏王李道宗), up to where it turns back to its own story (可是这一回): not its own telling
+DISOWNING = re.compile(r"(?:原本|原来|真实|本来)的历史|历史上|正史")
+TURNING = re.compile(r"可是|但是|然而|不[过過]|但")
 
 
 YEARS_MONTHS_DAYS = "年月日"  # (compared forms) what makes Arabic digits before it a date, not a count
@@ -170,6 +175,7 @@ class Gathering:
         self._brackets: dict[str, tuple[list[int], list[int]]] = {}  # witness -> where brackets open, close
         self._everywhere: dict[str, dict[tuple[str, str], Said]] = {}
         self._in_month: dict[str, dict[int, str]] = {}
+        self._aside: dict[str, tuple[list[int], list[int]]] = {}
 
     def _months(self, siglum: str) -> dict[int, str]:
         """The month each day the witness gives without one falls in (``dates.months_in_force``), found once."""
@@ -177,13 +183,33 @@ class Gathering:
             self._in_month[siglum] = months_in_force(self.tokens[siglum].n)
         return self._in_month[siglum]
 
+    def _disowned(self, siglum: str) -> tuple[list[int], list[int]]:
+        """Where the witness tells what the histories say and it does not (``DISOWNING``, up to ``TURNING`` or
+        the sentence's end): starts and ends, in order, found once."""
+        if siglum not in self._aside:
+            tokens = self.tokens[siglum]
+            text, spans = tokens.text, []
+            for m in DISOWNING.finditer(tokens.n):
+                start = tokens.at[m.start()]
+                ends = [i for c in SENTENCE_ENDS if (i := text.find(c, start)) >= 0]
+                end = min(ends, default=len(text))
+                turn = TURNING.search(text, start, end)
+                spans.append((start, turn.start() if turn else end))
+            self._aside[siglum] = ([a for a, _ in spans], [b for _, b in spans])
+        return self._aside[siglum]
+
     def said(self, siglum: str, segs: Iterable[tuple[str, Segment]]) -> list[Said]:
-        """What a witness states in these segments (each with the id of its row)."""
+        """What a witness states in these segments (each with the id of its row); not what it says the histories
+        tell and it does not (``_disowned``)."""
         out: list[Said] = []
         tokens = self.tokens[siglum]
+        starts, ends = self._disowned(siglum)
         for row, seg in segs:
             places = []
             for m in self.index.starting(siglum, seg.start, seg.end):
+                k = bisect_right(starts, m.start) - 1
+                if k >= 0 and m.start < ends[k]:
+                    continue
                 key = m.entries[0] if len(m.entries) == 1 else "+".join(m.entries)
                 out.append(
                     Said(
