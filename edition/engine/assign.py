@@ -22,6 +22,7 @@ import math
 import re
 from collections import Counter
 from functools import lru_cache
+from operator import add
 
 from .dates import CYCLICAL, DATE, YEAR, calendar, date_letters
 from .model import EpisodeDef, Segment
@@ -40,7 +41,7 @@ def pairs(folded: str) -> tuple[str, ...]:
     """The character pairs of a folded text, each once, in the order they first occur (computed once per text:
     every pass reads them). In order, not as a set: evidence is summed over them, and a sum of floats taken in
     the order of a set's hashes would differ in its last bits from one process to the next, and tip a tie."""
-    return tuple(dict.fromkeys(folded[i : i + 2] for i in range(len(folded) - 1)))
+    return tuple(dict.fromkeys(map(add, folded, folded[1:])))  # each pair made in C: letter + next letter
 
 
 def definition_pairs(d: EpisodeDef, norm: Normaliser, persons: tuple[str, ...]) -> tuple[set[str], set[str]]:
@@ -419,7 +420,7 @@ def assign(
     for segs in segments.values():
         for seg in segs:
             df.update(pairs(seg.folded))
-            cf.update(seg.folded[i : i + 2] for i in range(len(seg.folded) - 1))
+            cf.update(map(add, seg.folded, seg.folded[1:]))
             n_docs += 1
     profiles = profiles_of(defs, norm, persons, cf, sum(cf.values()), params.name_weight, params.background)
     barred = {

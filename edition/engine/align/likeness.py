@@ -7,11 +7,13 @@ from __future__ import annotations
 import math
 from functools import reduce
 from itertools import chain
-from operator import add
+from operator import add, attrgetter
 
 from ..model import Segment
 from .drafts import Draft, add_weights
 from .search import Names, Vec, grams
+
+FOLDED = attrgetter("folded")  # a segment's compared text
 
 
 class Readings:
@@ -143,9 +145,13 @@ class Blocks:
         """Rows ``j..j+b-1`` witness by witness: the texts of its cells there, in order."""
         value = self._runs.get((j, b))
         if value is None:
-            value = dict(self.runs(j, b - 1)) if b > 1 else {}
-            for w, ms in self.rows[j + b - 1].cells.items():
-                value[w] = value.get(w, ()) + tuple(m.folded for m in ms)
+            cells = self.rows[j + b - 1].cells
+            if b == 1:
+                value = {w: tuple(map(FOLDED, ms)) for w, ms in cells.items()}
+            else:
+                value = dict(self.runs(j, b - 1))
+                for w, ms in cells.items():
+                    value[w] = value.get(w, ()) + tuple(map(FOLDED, ms))
             self._runs[(j, b)] = value
         return value
 
