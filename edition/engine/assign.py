@@ -92,20 +92,26 @@ def profiles_of(
     return out
 
 
-def evidence(segments: tuple[Segment, ...], profiles: list[Profile]) -> list[list[float]]:
-    """For each segment, the weight of each profile's pairs it uses (each pair once)."""
+def evidence(segments: dict[str, tuple[Segment, ...]], profiles: list[Profile]) -> dict[str, list[list[float]]]:
+    """For each segment of each witness, the weight of each profile's pairs it uses (each pair once). A text is
+    weighed once however many segments read it (copies of one text repeat every sentence of it): its segments
+    share the one list, which no pass changes."""
     where: dict[str, list[tuple[int, float]]] = {}
     for k, p in enumerate(profiles):
         for g, w in p.items():
             where.setdefault(g, []).append((k, w))
-    out = []
-    for seg in segments:
-        row = [0.0] * len(profiles)
-        for g in pairs(seg.folded):
-            for k, w in where.get(g, ()):
-                row[k] += w
-        out.append(row)
-    return out
+    weighed: dict[str, list[float]] = {}
+
+    def weigh(folded: str) -> list[float]:
+        row = weighed.get(folded)
+        if row is None:
+            row = weighed[folded] = [0.0] * len(profiles)
+            for g in pairs(folded):
+                for k, w in where.get(g, ()):
+                    row[k] += w
+        return row
+
+    return {s: [weigh(seg.folded) for seg in segs] for s, segs in segments.items()}
 
 
 def breaks(segs: tuple[Segment, ...]) -> list[int]:
@@ -297,7 +303,7 @@ def labels_of(
 ) -> dict[str, list[int]]:
     """Every witness's labels. A witness's price of a letter follows its own peak density, never less than
     ``params.floor`` of the median witness's (off by default: see its doc)."""
-    raw = {s: evidence(segs, profiles) for s, segs in segments.items()}
+    raw = evidence(segments, profiles)
     peaks = {s: peak_density(segs, raw[s], params.peak) for s, segs in segments.items()}
     ranked = sorted(peaks[s] for s, segs in segments.items() if segs)
     floor = params.floor * ranked[(len(ranked) - 1) // 2] if ranked else 0.0
