@@ -32,6 +32,7 @@ class Readings:
     def __init__(self, vecs: dict[str, Vec]) -> None:
         self.vecs = vecs
         self._ids: dict[tuple[str, ...], int] = {}  # a run of texts -> its reading's number
+        self._texts: dict[str, int] = {}  # one text -> the number of the reading of it alone
         self.sums: list[dict[str, float]] = []  # by number: the reading's summed vector
         self.norms2: list[float] = []  # by number: its squared norm
         self._against: dict[tuple[str, int], float] = {}
@@ -54,6 +55,7 @@ class Readings:
             if len(texts) == 1:  # one text: its own weights (a sum of one is that one)
                 vec = self.vecs[texts[0]]
                 into, square = vec.weights, vec.square
+                self._texts[texts[0]] = len(self.sums)
             else:
                 into = dict(self.sums[self.reading(texts[:-1])])
                 add_weights(into, self.vecs[texts[-1]].weights)
@@ -62,6 +64,16 @@ class Readings:
             self.sums.append(into)
             self.norms2.append(square)
         return k
+
+    def cell(self, segs: list[Segment]) -> int | None:
+        """The number of what one cell reads, None where it has no words. A cell of one segment (most are) is
+        looked up by its text, with no run of texts made: every pass reads every row's cells again."""
+        if len(segs) == 1:
+            text = segs[0].folded
+            k = self._texts.get(text)
+            return k if k is not None or not text else self.reading((text,))
+        texts = tuple(map(FOLDED, segs))
+        return self.reading(texts) if any(texts) else None
 
     def against(self, x: str, k: int) -> float:
         """The dot product of one text with reading ``k``'s summed vector."""
@@ -161,8 +173,12 @@ class Blocks:
         value = self._readings.get((j, b))
         if value is None:
             index: dict[int, int] = {}
-            reading = self.store.reading
-            order = [index.setdefault(reading(t), len(index)) for t in self.runs(j, b).values() if any(t)]
+            if b == 1:
+                read = map(self.store.cell, self.rows[j].cells.values())
+            else:
+                reading = self.store.reading
+                read = (reading(t) for t in self.runs(j, b).values() if any(t))
+            order = [index.setdefault(k, len(index)) for k in read if k is not None]
             value = self._readings[(j, b)] = (list(index), order)
         return value
 
@@ -171,7 +187,7 @@ class Blocks:
         value = self._rows.get(j)
         if value is None:
             readings, order = self.readings(j, 1)
-            several = len(self.runs(j, 1)) > 1
+            several = len(self.rows[j].cells) > 1
             value = self._rows[j] = self.store.row(tuple(map(readings.__getitem__, order)), several)
         return value
 
@@ -200,7 +216,7 @@ class Blocks:
                 best = max(best, dot / math.sqrt(sq_a * sq_b))
                 shares.append(dot / math.sqrt(sq_b))
             whole = reduce(add, map(shares.__getitem__, order), 0.0)
-        if len(self.runs(j, 1)) > 1 and whole:  # with one witness there, the two are one
+        if len(self.rows[j].cells) > 1 and whole:  # with one witness there, the two are one
             best = max(best, whole / (math.sqrt(sq_a) * self.store.spread(tuple(map(readings.__getitem__, order)))))
         return best
 
