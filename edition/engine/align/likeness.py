@@ -5,15 +5,17 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from functools import reduce
 from itertools import chain
-from operator import add, attrgetter
+from operator import add, attrgetter, itemgetter
 
 from ..model import Segment
 from .drafts import Draft, add_weights
 from .search import Names, Vec, grams
 
 FOLDED = attrgetter("folded")  # a segment's compared text
+FIRST = itemgetter(0)
 
 
 class Readings:
@@ -65,9 +67,19 @@ class Readings:
             self.norms2.append(square)
         return k
 
+    def cells(self, cells: Collection[list[Segment]]) -> list[int]:
+        """The numbers of what a row's cells read, in order, those with no words left out. Every pass reads every
+        row's cells again, and a row holds a cell for each witness: where each is one segment of a text already
+        read (most are), all are looked up in C loops, with no run of texts made per cell."""
+        if set(map(len, cells)) == {1}:
+            known = list(map(self._texts.get, map(FOLDED, map(FIRST, cells))))
+            if None not in known:  # ("" is never read: a text with no words is no reading)
+                return known
+        return [k for k in map(self.cell, cells) if k is not None]
+
     def cell(self, segs: list[Segment]) -> int | None:
         """The number of what one cell reads, None where it has no words. A cell of one segment (most are) is
-        looked up by its text, with no run of texts made: every pass reads every row's cells again."""
+        looked up by its text, with no run of texts made."""
         if len(segs) == 1:
             text = segs[0].folded
             k = self._texts.get(text)
@@ -129,7 +141,7 @@ class Blocks:
         self._dots: dict[tuple[str, str], float] = {}
         self._squares: dict[tuple[str, ...], float] = {}
         self._runs: dict[tuple[int, int], dict[str, tuple[str, ...]]] = {}
-        self._readings: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        self._readings: dict[tuple[int, int], tuple[tuple[int, ...], list[int]]] = {}
         self._rows: dict[int, int] = {}
 
     def dot(self, x: str, y: str) -> float:
@@ -167,19 +179,18 @@ class Blocks:
             self._runs[(j, b)] = value
         return value
 
-    def readings(self, j: int, b: int) -> tuple[list[int], list[int]]:
+    def readings(self, j: int, b: int) -> tuple[tuple[int, ...], list[int]]:
         """Rows ``j..j+b-1``'s distinct readings (numbers), and which of them each witness that has words there
         reads, in the rows' order: the sums over witnesses run over this order, so they add up alike."""
         value = self._readings.get((j, b))
         if value is None:
-            index: dict[int, int] = {}
             if b == 1:
-                read = map(self.store.cell, self.rows[j].cells.values())
+                read = self.store.cells(self.rows[j].cells.values())
             else:
                 reading = self.store.reading
-                read = (reading(t) for t in self.runs(j, b).values() if any(t))
-            order = [index.setdefault(k, len(index)) for k in read if k is not None]
-            value = self._readings[(j, b)] = (list(index), order)
+                read = [reading(t) for t in self.runs(j, b).values() if any(t)]
+            seat = {k: n for n, k in enumerate(dict.fromkeys(read))}  # each reading's place, as first read
+            value = self._readings[(j, b)] = (tuple(seat), list(map(seat.__getitem__, read)))
         return value
 
     def row(self, j: int) -> int:
@@ -226,7 +237,7 @@ class Blocks:
         readings."""
         mine = tuple(s.folded for s in self.segs[i : i + a])
         sq_a = self.square(mine)
-        key = (mine, sq_a, tuple(self.readings(j, b)[0]))
+        key = (mine, sq_a, self.readings(j, b)[0])
         value = self.store.sims.get(key)
         if value is None:
             value = 0.0
