@@ -112,11 +112,11 @@ class Readings:
         texts, so the sum itself is never built; witnesses that read alike share theirs)."""
         value = self._spreads.get(order)
         if value is None:
-            readings = list(dict.fromkeys(order))
-            at = {k: g for g, k in enumerate(readings)}
-            seats = [at[k] for k in order]
-            twice = [[self.pair(a, b) for b in readings] for a in readings]
-            pairs = chain.from_iterable(map(twice[g].__getitem__, seats[n + 1 :]) for n, g in enumerate(seats))
+            readings = dict.fromkeys(order)
+            # each reading's twice-cosine with every seat's, in the row's order: a seat's pairs with the seats after
+            # it are then one slice (a row of many copies has hundreds of pairs and a few readings)
+            across = {a: list(map({b: self.pair(a, b) for b in readings}.__getitem__, order)) for a in readings}
+            pairs = chain.from_iterable(across[k][n + 1 :] for n, k in enumerate(order))
             value = self._spreads[order] = math.sqrt(reduce(add, pairs, float(len(order))))
         return value
 

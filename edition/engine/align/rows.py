@@ -8,11 +8,12 @@ import math
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from itertools import chain
 
 from ..model import Row, Segment
 from .dp import choose_beads
 from .drafts import SLACK, AlignParams, Bead, Draft, reach, single_rows, without
-from .likeness import Blocks, Likeness, Readings
+from .likeness import FOLDED, Blocks, Likeness, Readings
 from .search import Names, Vec, candidate_rows, grams, like_texts
 
 
@@ -105,7 +106,7 @@ def _elsewhere(plan: _Plan, i: int, found: list[tuple[int, float]], taken: set[i
 
 def _copied(rows: list[Draft]) -> list[Draft]:
     """The rows as new drafts, so that adding a witness leaves the rows it was given as they were."""
-    out = [Draft({k: list(v) for k, v in r.cells.items()}) for r in rows]
+    out = [Draft(dict(zip(r.cells, map(list, r.cells.values()), strict=True))) for r in rows]
     for new, old in zip(out, rows, strict=True):
         new.covered = set(old.covered)
         new.moved = set(old.moved)
@@ -303,7 +304,7 @@ def align(
             return [Draft({siglum: [s]}) for s in segs]
         rows_of: defaultdict[str, list[int]] = defaultdict(list)
         for j, row in enumerate(rows):
-            for text in dict.fromkeys(m.folded for ms in row.cells.values() for m in ms):
+            for text in dict.fromkeys(map(FOLDED, chain.from_iterable(row.cells.values()))):  # C loops: many cells
                 rows_of[text].append(j)
         found: dict[str, list[tuple[int, float]]] = {}  # a text repeated in the witness is looked up once
         for s in segs:
