@@ -105,8 +105,10 @@ def _elsewhere(plan: _Plan, i: int, found: list[tuple[int, float]], taken: set[i
 
 
 def _copied(rows: list[Draft]) -> list[Draft]:
-    """The rows as new drafts, so that adding a witness leaves the rows it was given as they were."""
-    out = [Draft(dict(zip(r.cells, map(list, r.cells.values()), strict=True))) for r in rows]
+    """The rows as new drafts, so that adding a witness leaves the rows it was given as they were. Their cells'
+    lists are shared, not copied (a row holds one for each witness, and each pass copies every row): a pass
+    gives a cell a new list where it adds to it (``_placed``, ``_merged``), never changing one in place."""
+    out = [Draft(dict(r.cells)) for r in rows]
     for new, old in zip(out, rows, strict=True):
         new.covered = set(old.covered)
         new.moved = set(old.moved)
@@ -136,7 +138,7 @@ def _placed(
         if pending:
             inserted_after.setdefault(last, []).append(Draft({siglum: pending}))  # one row, not a staircase
             pending = []
-        out[t].cells.setdefault(siglum, []).append(seg)
+        out[t].cells[siglum] = [*out[t].cells.get(siglum, ()), seg]
         if i in plan.moved:
             out[t].moved.add((siglum, seg.start))
             continue
@@ -157,7 +159,7 @@ def _merged(rows: list[Draft], join: dict[int, int], inserted_after: dict[int, l
         row = rows[j]
         for k in range(j + 1, join.get(j, j) + 1):  # a many-to-many bead: its rows become one
             for w, ms in rows[k].cells.items():
-                row.cells.setdefault(w, []).extend(ms)
+                row.cells[w] = [*row.cells.get(w, ()), *ms]
             row.moved |= rows[k].moved
         end = join.get(j, j)
         row.covered = {w for w in row.covered if w not in row.cells}
