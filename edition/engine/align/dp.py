@@ -39,11 +39,13 @@ def monotone_match(cands: list[list[tuple[int, float]]], n: int, match: float) -
     links: list[tuple[int, int, int]] = []  # id -> (segment, column, id of the candidate it extends or -1)
     for i, row_cands in enumerate(cands):
         new = []
+        top = 0.0  # the best total of segment i's candidates so far (by row): one after it that is no better
         for j, s in row_cands:  # all read best[i-1] before any of segment i's candidates is added
             prev = prefix_max(tree, j + 1)
             v = (prev[0] + s) - match
-            if v > 0.0:
+            if v > top:  # is never any prefix's best (that one, in fewer columns, is): it need not be kept
                 new.append((j + 1, v, prev[3]))
+                top = v
         for c, v, prev_id in new:
             entry = (v, -c, -i, len(links))
             links.append((i, c, prev_id))
