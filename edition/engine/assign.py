@@ -22,6 +22,7 @@ import math
 import re
 from collections import Counter
 from functools import lru_cache
+from operator import add
 
 from .dates import CYCLICAL, DATE, YEAR, calendar, date_letters
 from .model import EpisodeDef, Segment
@@ -40,7 +41,7 @@ def pairs(folded: str) -> tuple[str, ...]:
     """The character pairs of a folded text, each once, in the order they first occur (computed once per text:
     every pass reads them). In order, not as a set: evidence is summed over them, and a sum of floats taken in
     the order of a set's hashes would differ in its last bits from one process to the next, and tip a tie."""
-    return tuple(dict.fromkeys(folded[i : i + 2] for i in range(len(folded) - 1)))
+    return tuple(dict.fromkeys(map(add, folded, folded[1:])))  # each pair made in C: letter + next letter
 
 
 def definition_pairs(d: EpisodeDef, norm: Normaliser, persons: tuple[str, ...]) -> tuple[set[str], set[str]]:
@@ -91,20 +92,26 @@ def profiles_of(
     return out
 
 
-def evidence(segments: tuple[Segment, ...], profiles: list[Profile]) -> list[list[float]]:
-    """For each segment, the weight of each profile's pairs it uses (each pair once)."""
+def evidence(segments: dict[str, tuple[Segment, ...]], profiles: list[Profile]) -> dict[str, list[list[float]]]:
+    """For each segment of each witness, the weight of each profile's pairs it uses (each pair once). A text is
+    weighed once however many segments read it (copies of one text repeat every sentence of it): its segments
+    share the one list, which no pass changes."""
     where: dict[str, list[tuple[int, float]]] = {}
     for k, p in enumerate(profiles):
         for g, w in p.items():
             where.setdefault(g, []).append((k, w))
-    out = []
-    for seg in segments:
-        row = [0.0] * len(profiles)
-        for g in pairs(seg.folded):
-            for k, w in where.get(g, ()):
-                row[k] += w
-        out.append(row)
-    return out
+    weighed: dict[str, list[float]] = {}
+
+    def weigh(folded: str) -> list[float]:
+        row = weighed.get(folded)
+        if row is None:
+            row = weighed[folded] = [0.0] * len(profiles)
+            for g in pairs(folded):
+                for k, w in where.get(g, ()):
+                    row[k] += w
+        return row
+
+    return {s: [weigh(seg.folded) for seg in segs] for s, segs in segments.items()}
 
 
 def breaks(segs: tuple[Segment, ...]) -> list[int]:
@@ -296,7 +303,7 @@ def labels_of(
 ) -> dict[str, list[int]]:
     """Every witness's labels. A witness's price of a letter follows its own peak density, never less than
     ``params.floor`` of the median witness's (off by default: see its doc)."""
-    raw = {s: evidence(segs, profiles) for s, segs in segments.items()}
+    raw = evidence(segments, profiles)
     peaks = {s: peak_density(segs, raw[s], params.peak) for s, segs in segments.items()}
     ranked = sorted(peaks[s] for s, segs in segments.items() if segs)
     floor = params.floor * ranked[(len(ranked) - 1) // 2] if ranked else 0.0
@@ -419,7 +426,7 @@ def assign(
     for segs in segments.values():
         for seg in segs:
             df.update(pairs(seg.folded))
-            cf.update(seg.folded[i : i + 2] for i in range(len(seg.folded) - 1))
+            cf.update(map(add, seg.folded, seg.folded[1:]))
             n_docs += 1
     profiles = profiles_of(defs, norm, persons, cf, sum(cf.values()), params.name_weight, params.background)
     barred = {

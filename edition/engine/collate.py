@@ -69,15 +69,18 @@ class Letters:
 
     def __init__(self, tokens: Tokens) -> None:
         text, at, n = tokens.text, tokens.at, tokens.n
-        letter = dict(zip(at, n, strict=True))
         self.text = text
         # in C, not a loop over 100k characters: str.split parts at what str.isspace calls a space
         self.at = list(compress(range(len(text)), map(not_, map(str.isspace, text))))
-        self.keys = [letter[i] if i in letter else "\x00" + punct_key(text[i]) for i in self.at]
         self.shown = "".join(text.split())
+        # a character's key depends on the character alone (a letter's compared form, a mark's kind): each is
+        # found once, in the order the text first shows them (so ``_mark_char`` meets the marks as it did)
+        folded = dict(zip(map(text.__getitem__, at), n, strict=True))
+        key = {ch: folded[ch] if ch in folded else "\x00" + punct_key(ch) for ch in dict.fromkeys(self.shown)}
+        self.keys = list(map(key.__getitem__, self.shown))
         # the keys as one string, a character each (a mark's key as the one ``_mark_char`` gives it): the
         # alignment compares strings a tenth faster than lists, and the same keys are equal in both
-        self.compared = "".join(key if key[0] != "\x00" else _mark_char(key) for key in self.keys)
+        self.compared = self.shown.translate({ord(ch): k if ch in folded else _mark_char(k) for ch, k in key.items()})
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The sequence indices of the characters in ``text[start:end]``."""

@@ -23,7 +23,11 @@ _ARABIC_DATE = r"(?<!\d)(?:1[0-2]|0?[1-9])月(?:(?:[12]\d|3[01]|0?[1-9])日)?|(?
 FACT_DATE = re.compile(
     rf"(?:{_MONTH}(?:{_DAY}|初)?|(?:[一二三四五六七八九十廿卅]{{2,3}}|初[一二三四五六七八九十])日)|{_ARABIC_DATE}"
 )
-CYCLICAL = re.compile("|".join(CYCLICAL_DAYS))
+# the sixty days grouped by their stem (甲[子戌申午辰寅]|乙[…]…): the same two-letter days, but a letter that is no
+# stem fails at once, where sixty alternatives were tried at every letter of a text
+CYCLICAL = re.compile(
+    "|".join(f"{stem}[{''.join(day[1] for day in CYCLICAL_DAYS if day[0] == stem)}]" for stem in STEMS)
+)
 # a cyclical day with the month just before it is that month's day (冬十月丙申朔)
 DAY_OF_MONTH = re.compile(rf"(?:{_MONTH})?(?:{CYCLICAL.pattern})")
 MONTH_OF = re.compile(_MONTH)

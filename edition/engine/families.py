@@ -8,11 +8,13 @@ member with the most text -- so it never switches from episode to episode.
 
 from __future__ import annotations
 
+from operator import add
+
 from .model import Family, Tokens, Witness
 
 
 def _pairs(n: str) -> set[str]:
-    return {n[i : i + 2] for i in range(len(n) - 1)}
+    return set(map(add, n, n[1:]))  # each pair made in C: letter + next letter
 
 
 def families(witnesses: tuple[Witness, ...], tokens: dict[str, Tokens], copy: float) -> tuple[Family, ...]:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
+from itertools import compress
+from operator import not_
 
 from .model import EpisodeResult, Note, NoteType, Reading, Span
 from .vocabulary import CollationClass
@@ -262,7 +264,17 @@ def _inside(edges: list[int], a: int, b: int) -> list[int]:
 def _letters(text: str, a: int, b: int) -> list[int]:
     """Where a stretch's letters and marks are (not its spaces): what a cut is counted in -- a mark too, for a
     cell may end after a closing quote (”說完 of ”說完，他躬身相謝)."""
-    return [i for i in range(a, b) if not text[i].isspace()]
+    return list(compress(range(a, b), map(not_, map(str.isspace, text[a:b]))))  # in C: an addition may be long
+
+
+def _ends(edges: list[int], letters: list[int]) -> set[float]:
+    """Where one side's cells end among its letters, as shares of them: ``k / len(letters)`` for each ``k`` with
+    an edge after letter ``k - 1`` and at or before letter ``k``. Found edge by edge (a bisection each), not
+    letter by letter: a long addition has thousands of letters and a few edges."""
+    if not letters:
+        return set()
+    inner = edges[bisect_right(edges, letters[0]) : bisect_right(edges, letters[-1])]
+    return {bisect_left(letters, e) / len(letters) for e in inner}
 
 
 def _cut(n: Note, edges: dict[str, list[int]], texts: dict[str, str]) -> list[Note]:
@@ -273,14 +285,7 @@ def _cut(n: Note, edges: dict[str, list[int]], texts: dict[str, str]) -> list[No
     if not any(_inside(edges.get(s, []), a, b) for s, a, b in sides):
         return [n]
     letters = {s: _letters(texts[s], a, b) for s, a, b in sides}
-    shares = sorted(  # where each side's cells end, as a share of its letters
-        {
-            k / len(letters[s])
-            for s, a, b in sides
-            for k in range(1, len(letters[s]))
-            if _inside(edges.get(s, []), letters[s][k - 1], letters[s][k] + 1)
-        }
-    )
+    shares = sorted(set().union(*(_ends(edges.get(s, []), letters[s]) for s, _, _ in sides)))
     bounds = {s: _bounds(texts[s], edges.get(s, []), a, b, letters[s], shares) for s, a, b in sides}
     pieces = []
     for j in range(len(shares) + 1):

@@ -60,12 +60,15 @@ def scan(text: str, forms: dict[str, object] | set[str]) -> list[tuple[int, int]
     """Where the forms occur in ``text``, left to right, the longest at each place (as a regular
     expression of them, longest first, would find them; a dictionary look-up is faster to set up)."""
     lengths = sorted({len(f) for f in forms if f}, reverse=True)
-    heads = {f[0] for f in forms if f}  # most letters begin no form: they are passed over at one look-up
-    out, i, n = [], 0, len(text)
-    while i < n:
-        if text[i] not in heads:
-            i += 1
-            continue
+    heads = "".join(sorted({f[0] for f in forms if f}))
+    if not heads:
+        return []
+    # most letters begin no form: a search for the next one that does passes over them in C
+    find = re.compile(f"[{re.escape(heads)}]").search
+    out, n = [], len(text)
+    found = find(text)
+    while found is not None:
+        i = found.start()
         for k in lengths:
             if i + k <= n and text[i : i + k] in forms:
                 out.append((i, i + k))
@@ -73,6 +76,7 @@ def scan(text: str, forms: dict[str, object] | set[str]) -> list[tuple[int, int]
                 break
         else:
             i += 1
+        found = find(text, i)
     return out
 
 

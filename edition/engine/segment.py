@@ -51,6 +51,9 @@ PARTICLES = set("也矣焉耳哉乎")
 # and the verb that opens a speech (曰): cues in a run with no marks
 _OPENERS = re.compile(r"至是|先是|既而|于是|是时")
 SPEAKS = "曰"
+# what a scan of a paragraph stops at: a mark that may end a clause; a quotation mark (the rest is skipped in C)
+_BREAKING = re.compile("[" + re.escape("".join(sorted(FINAL | CLAUSE_MARKS | set(")）")))) + "]")
+_QUOTING = re.compile("[" + re.escape("".join(sorted(QUOTE_OPEN | QUOTE_CLOSE))) + "]")
 
 
 @dataclass(frozen=True)
@@ -128,22 +131,20 @@ def _marked_pieces(text: str, start: int, end: int) -> Iterator[tuple[int, int, 
     """(start, end, strength) of the clauses of one paragraph, from its marks alone."""
     piece = start
     strength = PARAGRAPH
-    i = start
-    while i < end:
+    found = _BREAKING.search(text, start, end)
+    while found is not None:
+        i = found.start()
         ch = text[i]
-        if ch in FINAL or ch in CLAUSE_MARKS or ch in ")）":
-            j = i + 1
-            while j < end and (text[j] in FINAL or text[j] in CLOSERS or text[j].isspace()):
-                j += 1
-            if ch in ")）" and j < end and text[j] in "(（":  # a note split by the layout: no break
-                i = j
-                continue
-            final = ch in FINAL or any(c in FINAL for c in text[i:j])
-            yield piece, j, strength
-            strength = SENTENCE if final else CLAUSE
-            piece = i = j
-        else:
-            i += 1
+        j = i + 1
+        while j < end and (text[j] in FINAL or text[j] in CLOSERS or text[j].isspace()):
+            j += 1
+        found = _BREAKING.search(text, j, end)
+        if ch in ")）" and j < end and text[j] in "(（":  # a note split by the layout: no break
+            continue
+        final = ch in FINAL or any(c in FINAL for c in text[i:j])
+        yield piece, j, strength
+        strength = SENTENCE if final else CLAUSE
+        piece = j
     if piece < end:
         yield piece, end, strength
 
@@ -192,8 +193,7 @@ def punctuated(tokens: Tokens, per: int) -> bool:
     """Whether the witness marks its own sentences and clauses: at least one mark per ``per`` letters.
     Only an unpunctuated witness is cut where others break, or at classical cues: in a punctuated one the
     editor's or copyist's punctuation stands, and 也 is as often "also" as a final particle."""
-    text = tokens.text
-    marks = sum(1 for ch in text if ch in FINAL or ch in CLAUSE_MARKS)
+    marks = sum(map(tokens.text.count, FINAL | CLAUSE_MARKS))  # each mark counted in C, not a loop per character
     return marks * per >= len(tokens.n)
 
 
@@ -218,11 +218,8 @@ def cut_witness(tokens: Tokens, params: Params, keys: dict[str, int]) -> list[Cu
                 # the words a speaker is said to speak go with the speaking (道：「…」)
                 said = st < PARAGRAPH and text[cs] in QUOTE_OPEN and _before(text, cs) in "：:"
                 out.append(Cut(cs, ce, st, p, sentence, (quote > 0 and st < PARAGRAPH) or said))
-                for ch in text[cs:ce]:
-                    if ch in QUOTE_OPEN:
-                        quote += 1
-                    elif ch in QUOTE_CLOSE:
-                        quote = max(0, quote - 1)
+                for mark in _QUOTING.findall(text, cs, ce):
+                    quote = quote + 1 if mark in QUOTE_OPEN else max(0, quote - 1)
     return out
 
 

@@ -9,13 +9,16 @@ from .drafts import SLACK, AlignParams, Bead, Draft
 from .likeness import Blocks
 
 Trace = tuple[float, int, int, int]  # (best total, -column, -segment, id): the largest is the one to trace
+# what a Fenwick tree's empty node holds: a total of nothing (0.0), extending nothing (id -1). Every entry's total
+# is above 0.0, so it is below all of them, and no node needs a test for being empty
+NOTHING: Trace = (0.0, 1, 1, -1)
 
 
-def prefix_max(tree: list[Trace | None], c: int) -> Trace | None:
-    best = None
+def prefix_max(tree: list[Trace], c: int) -> Trace:
+    best = NOTHING
     while c:
         t = tree[c]
-        if t is not None and (best is None or t > best):
+        if t > best:
             best = t
         c &= c - 1
     return best
@@ -32,26 +35,26 @@ def monotone_match(cands: list[list[tuple[int, float]]], n: int, match: float) -
     it, in the fewest columns and then the fewest segments: the entries order ties that way, and each
     candidate remembers the one it extends, so the trace back follows those links.
     """
-    tree: list[Trace | None] = [None] * (n + 1)
+    tree = [NOTHING] * (n + 1)
     links: list[tuple[int, int, int]] = []  # id -> (segment, column, id of the candidate it extends or -1)
     for i, row_cands in enumerate(cands):
         new = []
+        top = 0.0  # the best total of segment i's candidates so far (by row): one after it that is no better
         for j, s in row_cands:  # all read best[i-1] before any of segment i's candidates is added
             prev = prefix_max(tree, j + 1)
-            v = ((prev[0] if prev else 0.0) + s) - match
-            if v > 0.0:
-                new.append((j + 1, v, prev[3] if prev else -1))
+            v = (prev[0] + s) - match
+            if v > top:  # is never any prefix's best (that one, in fewer columns, is): it need not be kept
+                new.append((j + 1, v, prev[3]))
+                top = v
         for c, v, prev_id in new:
             entry = (v, -c, -i, len(links))
             links.append((i, c, prev_id))
             while c <= n:
-                t = tree[c]
-                if t is None or entry > t:
+                if entry > tree[c]:
                     tree[c] = entry
                 c += c & -c
     out: list[int | None] = [None] * len(cands)
-    last = prefix_max(tree, n)
-    u = last[3] if last else -1
+    u = prefix_max(tree, n)[3]
     while u >= 0:
         i, c, u = links[u]
         out[i] = c - 1
@@ -127,15 +130,14 @@ def choose_beads(
     """
     n = len(rows)
     near = band(cands, n, params)
-    tree: list[Trace | None] = [None] * (n + 2)
+    tree = [NOTHING] * (n + 2)
     links: list[tuple[Bead, int]] = []  # id -> (bead, id of the bead it extends or -1)
     ends: dict[int, list[tuple[int, Trace]]] = {}  # segment index after a bead -> (row after it, entry)
 
     def insert(c: int, entry: Trace) -> None:
         c += 1
         while c <= n + 1:
-            t = tree[c]
-            if t is None or entry > t:
+            if entry > tree[c]:
                 tree[c] = entry
             c += c & -c
 
@@ -154,15 +156,14 @@ def choose_beads(
         if score <= 0:
             continue
         prev = prefix_max(tree, j + 1)
-        total = (prev[0] if prev else 0.0) + score
+        total = prev[0] + score
         entry = (total, -(j + b), -(i + a), len(links))
-        links.append(((i, a, j, b), prev[3] if prev else -1))
+        links.append(((i, a, j, b), prev[3]))
         ends.setdefault(i + a, []).append((j + b, entry))
     for c, entry in (x for lst in ends.values() for x in lst):
         insert(c, entry)
-    last = prefix_max(tree, n + 1)
     out: list[Bead] = []
-    u = last[3] if last else -1
+    u = prefix_max(tree, n + 1)[3]
     while u >= 0:
         bead, u = links[u]
         out.append(bead)

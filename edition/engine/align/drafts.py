@@ -68,7 +68,7 @@ def without(rows: list[Draft], siglum: str) -> list[Draft]:
     for row in rows:
         if set(row.cells) == {siglum}:
             continue
-        new = Draft({w: list(ms) for w, ms in row.cells.items() if w != siglum})
+        new = Draft({w: ms for w, ms in row.cells.items() if w != siglum})  # lists shared: see ``rows._copied``
         new.covered = row.covered - {siglum}
         new.moved = {m for m in row.moved if m[0] != siglum}
         out.append(new)

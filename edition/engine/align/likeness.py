@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
+from collections.abc import Collection
 from functools import reduce
 from itertools import chain
-from operator import add
+from operator import add, attrgetter, itemgetter
 
 from ..model import Segment
 from .drafts import Draft, add_weights
 from .search import Names, Vec, grams
+
+FOLDED = attrgetter("folded")  # a segment's compared text
+FIRST = itemgetter(0)
 
 
 class Readings:
@@ -31,6 +35,7 @@ class Readings:
     def __init__(self, vecs: dict[str, Vec]) -> None:
         self.vecs = vecs
         self._ids: dict[tuple[str, ...], int] = {}  # a run of texts -> its reading's number
+        self._texts: dict[str, int] = {}  # one text -> the number of the reading of it alone
         self.sums: list[dict[str, float]] = []  # by number: the reading's summed vector
         self.norms2: list[float] = []  # by number: its squared norm
         self._against: dict[tuple[str, int], float] = {}
@@ -53,6 +58,7 @@ class Readings:
             if len(texts) == 1:  # one text: its own weights (a sum of one is that one)
                 vec = self.vecs[texts[0]]
                 into, square = vec.weights, vec.square
+                self._texts[texts[0]] = len(self.sums)
             else:
                 into = dict(self.sums[self.reading(texts[:-1])])
                 add_weights(into, self.vecs[texts[-1]].weights)
@@ -61,6 +67,26 @@ class Readings:
             self.sums.append(into)
             self.norms2.append(square)
         return k
+
+    def cells(self, cells: Collection[list[Segment]]) -> list[int]:
+        """The numbers of what a row's cells read, in order, those with no words left out. Every pass reads every
+        row's cells again, and a row holds a cell for each witness: where each is one segment of a text already
+        read (most are), all are looked up in C loops, with no run of texts made per cell."""
+        if set(map(len, cells)) == {1}:
+            known = list(map(self._texts.get, map(FOLDED, map(FIRST, cells))))
+            if None not in known:  # ("" is never read: a text with no words is no reading)
+                return known
+        return [k for k in map(self.cell, cells) if k is not None]
+
+    def cell(self, segs: list[Segment]) -> int | None:
+        """The number of what one cell reads, None where it has no words. A cell of one segment (most are) is
+        looked up by its text, with no run of texts made."""
+        if len(segs) == 1:
+            text = segs[0].folded
+            k = self._texts.get(text)
+            return k if k is not None or not text else self.reading((text,))
+        texts = tuple(map(FOLDED, segs))
+        return self.reading(texts) if any(texts) else None
 
     def against(self, x: str, k: int) -> float:
         """The dot product of one text with reading ``k``'s summed vector."""
@@ -87,11 +113,11 @@ class Readings:
         texts, so the sum itself is never built; witnesses that read alike share theirs)."""
         value = self._spreads.get(order)
         if value is None:
-            readings = list(dict.fromkeys(order))
-            at = {k: g for g, k in enumerate(readings)}
-            seats = [at[k] for k in order]
-            twice = [[self.pair(a, b) for b in readings] for a in readings]
-            pairs = chain.from_iterable(map(twice[g].__getitem__, seats[n + 1 :]) for n, g in enumerate(seats))
+            readings = dict.fromkeys(order)
+            # each reading's twice-cosine with every seat's, in the row's order: a seat's pairs with the seats after
+            # it are then one slice (a row of many copies has hundreds of pairs and a few readings)
+            across = {a: list(map({b: self.pair(a, b) for b in readings}.__getitem__, order)) for a in readings}
+            pairs = chain.from_iterable(across[k][n + 1 :] for n, k in enumerate(order))
             value = self._spreads[order] = math.sqrt(reduce(add, pairs, float(len(order))))
         return value
 
@@ -116,7 +142,7 @@ class Blocks:
         self._dots: dict[tuple[str, str], float] = {}
         self._squares: dict[tuple[str, ...], float] = {}
         self._runs: dict[tuple[int, int], dict[str, tuple[str, ...]]] = {}
-        self._readings: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        self._readings: dict[tuple[int, int], tuple[tuple[int, ...], list[int]]] = {}
         self._rows: dict[int, int] = {}
 
     def dot(self, x: str, y: str) -> float:
@@ -144,21 +170,28 @@ class Blocks:
         """Rows ``j..j+b-1`` witness by witness: the texts of its cells there, in order."""
         value = self._runs.get((j, b))
         if value is None:
-            value = dict(self.runs(j, b - 1)) if b > 1 else {}
-            for w, ms in self.rows[j + b - 1].cells.items():
-                value[w] = value.get(w, ()) + tuple(m.folded for m in ms)
+            cells = self.rows[j + b - 1].cells
+            if b == 1:
+                value = {w: tuple(map(FOLDED, ms)) for w, ms in cells.items()}
+            else:
+                value = dict(self.runs(j, b - 1))
+                for w, ms in cells.items():
+                    value[w] = value.get(w, ()) + tuple(map(FOLDED, ms))
             self._runs[(j, b)] = value
         return value
 
-    def readings(self, j: int, b: int) -> tuple[list[int], list[int]]:
+    def readings(self, j: int, b: int) -> tuple[tuple[int, ...], list[int]]:
         """Rows ``j..j+b-1``'s distinct readings (numbers), and which of them each witness that has words there
         reads, in the rows' order: the sums over witnesses run over this order, so they add up alike."""
         value = self._readings.get((j, b))
         if value is None:
-            index: dict[int, int] = {}
-            reading = self.store.reading
-            order = [index.setdefault(reading(t), len(index)) for t in self.runs(j, b).values() if any(t)]
-            value = self._readings[(j, b)] = (list(index), order)
+            if b == 1:
+                read = self.store.cells(self.rows[j].cells.values())
+            else:
+                reading = self.store.reading
+                read = [reading(t) for t in self.runs(j, b).values() if any(t)]
+            seat = {k: n for n, k in enumerate(dict.fromkeys(read))}  # each reading's place, as first read
+            value = self._readings[(j, b)] = (tuple(seat), list(map(seat.__getitem__, read)))
         return value
 
     def row(self, j: int) -> int:
@@ -166,7 +199,7 @@ class Blocks:
         value = self._rows.get(j)
         if value is None:
             readings, order = self.readings(j, 1)
-            several = len(self.runs(j, 1)) > 1
+            several = len(self.rows[j].cells) > 1
             value = self._rows[j] = self.store.row(tuple(map(readings.__getitem__, order)), several)
         return value
 
@@ -195,7 +228,7 @@ class Blocks:
                 best = max(best, dot / math.sqrt(sq_a * sq_b))
                 shares.append(dot / math.sqrt(sq_b))
             whole = reduce(add, map(shares.__getitem__, order), 0.0)
-        if len(self.runs(j, 1)) > 1 and whole:  # with one witness there, the two are one
+        if len(self.rows[j].cells) > 1 and whole:  # with one witness there, the two are one
             best = max(best, whole / (math.sqrt(sq_a) * self.store.spread(tuple(map(readings.__getitem__, order)))))
         return best
 
@@ -205,7 +238,7 @@ class Blocks:
         readings."""
         mine = tuple(s.folded for s in self.segs[i : i + a])
         sq_a = self.square(mine)
-        key = (mine, sq_a, tuple(self.readings(j, b)[0]))
+        key = (mine, sq_a, self.readings(j, b)[0])
         value = self.store.sims.get(key)
         if value is None:
             value = 0.0

@@ -8,11 +8,12 @@ import math
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from itertools import chain
 
 from ..model import Row, Segment
 from .dp import choose_beads
 from .drafts import SLACK, AlignParams, Bead, Draft, reach, single_rows, without
-from .likeness import Blocks, Likeness, Readings
+from .likeness import FOLDED, Blocks, Likeness, Readings
 from .search import Names, Vec, candidate_rows, grams, like_texts
 
 
@@ -104,8 +105,10 @@ def _elsewhere(plan: _Plan, i: int, found: list[tuple[int, float]], taken: set[i
 
 
 def _copied(rows: list[Draft]) -> list[Draft]:
-    """The rows as new drafts, so that adding a witness leaves the rows it was given as they were."""
-    out = [Draft({k: list(v) for k, v in r.cells.items()}) for r in rows]
+    """The rows as new drafts, so that adding a witness leaves the rows it was given as they were. Their cells'
+    lists are shared, not copied (a row holds one for each witness, and each pass copies every row): a pass
+    gives a cell a new list where it adds to it (``_placed``, ``_merged``), never changing one in place."""
+    out = [Draft(dict(r.cells)) for r in rows]
     for new, old in zip(out, rows, strict=True):
         new.covered = set(old.covered)
         new.moved = set(old.moved)
@@ -135,7 +138,7 @@ def _placed(
         if pending:
             inserted_after.setdefault(last, []).append(Draft({siglum: pending}))  # one row, not a staircase
             pending = []
-        out[t].cells.setdefault(siglum, []).append(seg)
+        out[t].cells[siglum] = [*out[t].cells.get(siglum, ()), seg]
         if i in plan.moved:
             out[t].moved.add((siglum, seg.start))
             continue
@@ -156,7 +159,7 @@ def _merged(rows: list[Draft], join: dict[int, int], inserted_after: dict[int, l
         row = rows[j]
         for k in range(j + 1, join.get(j, j) + 1):  # a many-to-many bead: its rows become one
             for w, ms in rows[k].cells.items():
-                row.cells.setdefault(w, []).extend(ms)
+                row.cells[w] = [*row.cells.get(w, ()), *ms]
             row.moved |= rows[k].moved
         end = join.get(j, j)
         row.covered = {w for w in row.covered if w not in row.cells}
@@ -303,7 +306,7 @@ def align(
             return [Draft({siglum: [s]}) for s in segs]
         rows_of: defaultdict[str, list[int]] = defaultdict(list)
         for j, row in enumerate(rows):
-            for text in dict.fromkeys(m.folded for ms in row.cells.values() for m in ms):
+            for text in dict.fromkeys(map(FOLDED, chain.from_iterable(row.cells.values()))):  # C loops: many cells
                 rows_of[text].append(j)
         found: dict[str, list[tuple[int, float]]] = {}  # a text repeated in the witness is looked up once
         for s in segs:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections import Counter, defaultdict
+from operator import add
 
 from ..register import scan
 from .drafts import SLACK
@@ -28,7 +29,7 @@ def grams(folded: str, names: Names | None = None) -> Counter[str]:
     """Characters and character pairs: pairs find shared words, characters shared names in other wording;
     and the register's entities named, however a witness names them."""
     out: Counter[str] = Counter(folded)
-    out.update(folded[i : i + 2] for i in range(len(folded) - 1))
+    out.update(map(add, folded, folded[1:]))  # each pair made in C: letter + next letter
     if names is not None:
         out.update(names.find(folded))
     return out
