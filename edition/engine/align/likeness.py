@@ -294,7 +294,10 @@ class Likeness:
         for w, ms in row.cells.items():
             if w != siglum:
                 whole = self._cosine(folded, tuple(m.folded for m in ms))
-                sims.append(max(whole or 0.0, *(self._closest_run(folded, w, m) for m in ms)))
+                if not whole:  # no gram in common with the cell: none with a run of its clauses either
+                    sims.append(0.0)
+                    continue
+                sims.append(max(whole, *(self._closest_run(folded, w, m) for m in ms)))
         return sorted(sims, reverse=True)[rank]
 
     def _closest_run(self, folded: str, siglum: str, seg: Segment) -> float:
