@@ -1,13 +1,14 @@
 """The reader's side in real Chromium (Debian's, through Playwright), at 1366 px and at 390 px.
 
 One site is built and served for the run (conftest.py), and each worker keeps one tab per width that every
-test here takes as fresh as a new one (conftest.Tabs). Screenshots go to test-artifacts/ (git-ignored) for a person
-to look at. axe-core comes from the npm registry (scripts/setup.sh --test puts it in .venv/axe; this module
-installs it there itself when it is missing and npm is at hand).
+test here takes as fresh as a new one (conftest.Tabs). With ``EDITION_SCREENSHOTS=1`` the tests leave screenshots
+in test-artifacts/ (git-ignored) for a person to look at. axe-core comes from the npm registry (scripts/setup.sh
+--test puts it in .venv/axe; this module installs it there itself when it is missing and npm is at hand).
 """
 
 import itertools
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -90,6 +91,10 @@ def page(tabs, width):
 
 
 def shot(pg, name: str, full: bool = False) -> None:
+    """A screenshot for a person to look at, when asked for (``EDITION_SCREENSHOTS=1``): the run's checks do not
+    read them, and taking them cost a tenth of the browser tests' time."""
+    if not os.environ.get("EDITION_SCREENSHOTS"):
+        return
     ARTIFACTS.mkdir(exist_ok=True)
     width = pg.viewport_size["width"]
     pg.screenshot(path=ARTIFACTS / f"{name}-{width}.png", full_page=full)

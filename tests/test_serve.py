@@ -141,9 +141,8 @@ def error_on_screen(browser, base: str, words: str) -> None:
     """In Chromium at 1366 and 390 px: the error is on the first screen of the home page and of an episode, and
     the episode (the last good page, the error above it) passes axe-core (no serious or critical violation).
     ``browser``: the session's (conftest.py): a second Playwright in one process is refused."""
-    from tests.test_browser import ARTIFACTS, AXE, WIDTHS, axe_violations
+    from tests.test_browser import AXE, WIDTHS, axe_violations, shot
 
-    ARTIFACTS.mkdir(exist_ok=True)
     for name, (w, h) in WIDTHS.items():
         pg = browser.new_context(viewport={"width": w, "height": h}).new_page()
         try:
@@ -155,7 +154,7 @@ def error_on_screen(browser, base: str, words: str) -> None:
                 if AXE.exists() and path != "/":  # axe on one page of the two, the generated one under its banner
                     found = axe_violations(pg, AXE.read_text(encoding="utf-8"))
                     assert found == [], (name, path, found)
-                pg.screenshot(path=ARTIFACTS / f"serve-error-{path.strip('/').replace('/', '-') or 'home'}-{w}.png")
+                shot(pg, f"serve-error-{path.strip('/').replace('/', '-') or 'home'}")
         finally:
             pg.context.close()
 
