@@ -586,6 +586,7 @@ def seg_of(text):
         ("自率步騎4,000登北山指揮", [("兵", "4000")]),
         ("長孫無忌率奇兵1.1萬自山北峽谷襲其後", [("兵", "11000")]),
         ("645年9月18日，下敕班師", []),  # a year and a date, no count
+        ("共" + "9" * 400 + "人", [("人", "9" * 400)]),  # a number of any length is read (a float overflowed)
     ],
 )
 def test_quantities_are_counts_with_their_measure(text, found):

@@ -8,6 +8,7 @@ a cold export); cn2an is imported only for any other spelling.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from functools import lru_cache
 
 NUMERALS = "零〇一二两三四五六七八九十百千万亿"
@@ -146,10 +147,15 @@ def arabic_value(written: str, folded: str) -> tuple[str, bool]:
     if m is None:
         return "", approx
     digits = m.group().replace(",", "")
-    value = float(digits) if digits.count(".") <= 1 else float(digits.replace(".", ""))
+    if digits.count(".") > 1:
+        digits = digits.replace(".", "")
+    whole, _, part = digits.partition(".")
+    units = 1
     for ch in folded.lstrip(ARABIC):
-        value *= _UNIT.get(ch, 1)
-    return (str(int(value)) if value == int(value) else str(value)), approx
+        units *= _UNIT.get(ch, 1)
+    # in exact fractions, not floats: a number of any length is read, and 1.1萬 is 11000, not 11000.000000000002
+    value = Fraction(int(whole or "0") * 10 ** len(part) + int(part or "0"), 10 ** len(part)) * units
+    return (str(value.numerator) if value.denominator == 1 else str(float(value))), approx
 
 
 def chinese(number: int) -> str:

@@ -97,7 +97,7 @@ def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
         measure = word[-1] if word[-1] in MEASURES else ""
         start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
         if any(c in ARABIC for c in word):
-            if n[b : b + 1] in YEARS_MONTHS_DAYS:
+            if b < len(n) and n[b] in YEARS_MONTHS_DAYS:
                 continue  # 645年, 9月: a year or a month, not a count
             value, approx = arabic_value(tokens.text[start:end], word)
             key = measure or ("兵" if _troops(n, a, b) else "count")
