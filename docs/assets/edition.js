@@ -114,8 +114,8 @@
   var NARROW = 6;
   function fit(table) {
     var shown = all("thead th[data-w]:not([hidden])", table).length || 1;
-    var room = table.parentElement.clientWidth - 3.2 * parseFloat(getComputedStyle(table).fontSize);
-    var column = room / shown / parseFloat(getComputedStyle(table).fontSize);
+    var em = parseFloat(getComputedStyle(table).fontSize);
+    var column = (table.parentElement.clientWidth - 3.2 * em) / shown / em;  // 3.2 em: the row numbers' column
     table.classList.toggle("ed-stack", window.innerWidth <= 600 || column < NARROW);
   }
   var fitting = false;

@@ -19,10 +19,9 @@ _DAY = r"(?:初[一二三四五六七八九十]|[一二三四五六七八九十�
 DATE = re.compile(rf"{_MONTH}(?:{_DAY}|初)?|(?:[一二三四五六七八九十廿卅]{{2,3}}|初[一二三四五六七八九十])日")
 # a month and a day in Arabic digits, as a modern reference writes them (9月18日, 21日): dates the fact notes
 # compare (as the Chinese texts write them, ``as_written_in_chinese``); a witness so written is no annal of entries
-_ARABIC_DATE = r"(?<!\d)(?:1[0-2]|0?[1-9])月(?:(?:[12]\d|3[01]|0?[1-9])日)?|(?<![\d月])(?:[12]\d|3[01]|[1-9])日"
-FACT_DATE = re.compile(
-    rf"(?:{_MONTH}(?:{_DAY}|初)?|(?:[一二三四五六七八九十廿卅]{{2,3}}|初[一二三四五六七八九十])日)|{_ARABIC_DATE}"
-)
+_ARABIC_MONTH = r"(?:1[0-2]|0?[1-9])月"
+_ARABIC_DATE = rf"(?<!\d){_ARABIC_MONTH}(?:(?:[12]\d|3[01]|0?[1-9])日)?|(?<![\d月])(?:[12]\d|3[01]|[1-9])日"
+FACT_DATE = re.compile(rf"{DATE.pattern}|{_ARABIC_DATE}")
 # the sixty days grouped by their stem (甲[子戌申午辰寅]|乙[…]…): the same two-letter days, but a letter that is no
 # stem fails at once, where sixty alternatives were tried at every letter of a text
 CYCLICAL = re.compile(
@@ -31,7 +30,7 @@ CYCLICAL = re.compile(
 # a cyclical day with the month just before it is that month's day (冬十月丙申朔)
 DAY_OF_MONTH = re.compile(rf"(?:{_MONTH})?(?:{CYCLICAL.pattern})")
 MONTH_OF = re.compile(_MONTH)
-_ANY_MONTH = re.compile(rf"{_MONTH}|(?:1[0-2]|0?[1-9])月")
+_ANY_MONTH = re.compile(rf"{_MONTH}|{_ARABIC_MONTH}")
 
 
 @lru_cache(maxsize=1 << 17)

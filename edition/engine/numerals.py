@@ -149,12 +149,10 @@ def arabic_value(written: str, folded: str) -> tuple[str, bool]:
     digits = m.group().replace(",", "")
     if digits.count(".") > 1:
         digits = digits.replace(".", "")
-    whole, _, part = digits.partition(".")
-    units = 1
-    for ch in folded.lstrip(ARABIC):
-        units *= _UNIT.get(ch, 1)
     # in exact fractions, not floats: a number of any length is read, and 1.1萬 is 11000, not 11000.000000000002
-    value = Fraction(int(whole or "0") * 10 ** len(part) + int(part or "0"), 10 ** len(part)) * units
+    value = Fraction(digits)
+    for ch in folded.lstrip(ARABIC):
+        value *= _UNIT.get(ch, 1)
     return (str(value.numerator) if value.denominator == 1 else str(float(value))), approx
 
 

@@ -100,15 +100,13 @@ def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
             if b < len(n) and n[b] in YEARS_MONTHS_DAYS:
                 continue  # 645年, 9月: a year or a month, not a count
             value, approx = arabic_value(tokens.text[start:end], word)
-            key = measure or ("兵" if _troops(n, a, b) else "count")
-            out.append(_said(tokens, start, end, "number", key, ("~" if approx else "") + value))
-            continue
-        digits = [c for c in word if c in NUMERALS]
-        if not measure and len(digits) < 2:
-            continue  # one numeral alone is an article or part of a word, not a count (一番, 百姓, 万岁)
-        if not measure and (len(set(digits)) == 1 or word in IDIOMS or _either(digits)):
-            continue  # 一一, 万万; 万一 (in case); 十八九 (eight or nine in ten): words, not counts
-        value, approx = number_value(word)
+        else:
+            digits = [c for c in word if c in NUMERALS]
+            if not measure and len(digits) < 2:
+                continue  # one numeral alone is an article or part of a word, not a count (一番, 百姓, 万岁)
+            if not measure and (len(set(digits)) == 1 or word in IDIOMS or _either(digits)):
+                continue  # 一一, 万万; 万一 (in case); 十八九 (eight or nine in ten): words, not counts
+            value, approx = number_value(word)
         key = measure or ("兵" if _troops(n, a, b) else "count")
         out.append(_said(tokens, start, end, "number", key, ("~" if approx else "") + value))
     return out
@@ -158,6 +156,14 @@ def dates(tokens: Tokens, seg: Segment, months: dict[int, str]) -> list[Said]:
     return sorted(out, key=lambda s: s.start)
 
 
+def _sentence(text: str, a: int, b: int) -> tuple[int, int]:
+    """Where the sentence holding ``text[a:b]`` starts and ends (after the last sentence end before it, up to the
+    first after it)."""
+    start = max(text.rfind(c, 0, a) for c in SENTENCE_ENDS) + 1
+    ends = [i for c in SENTENCE_ENDS if (i := text.find(c, b)) >= 0]
+    return start, min(ends, default=len(text))
+
+
 def _month(date: str) -> bool:
     """A month without its day (十月, 十月初): set against another month, it says when a moment fell."""
     return date.endswith(("月", "月初"))
@@ -176,6 +182,7 @@ class Gathering:
         self._everywhere: dict[str, dict[tuple[str, str], Said]] = {}
         self._in_month: dict[str, dict[int, str]] = {}
         self._aside: dict[str, tuple[list[int], list[int]]] = {}
+        self._naming: dict[tuple[str, str], bool] = {}
 
     def _months(self, siglum: str) -> dict[int, str]:
         """The month each day the witness gives without one falls in (``dates.months_in_force``), found once."""
@@ -191,8 +198,7 @@ class Gathering:
             text, spans = tokens.text, []
             for m in DISOWNING.finditer(tokens.n):
                 start = tokens.at[m.start()]
-                ends = [i for c in SENTENCE_ENDS if (i := text.find(c, start)) >= 0]
-                end = min(ends, default=len(text))
+                end = _sentence(text, start, start)[1]
                 turn = TURNING.search(text, start, end)
                 spans.append((start, turn.start() if turn else end))
             self._aside[siglum] = ([a for a, _ in spans], [b for _, b in spans])
@@ -248,15 +254,14 @@ class Gathering:
         """Whether a sentence where the witness gives an entry's title names someone the register does not know
         (他叫乙支承德，是安市城的城主): the witness names him, though not as the register does, and is not to be
         listed as not naming him (不名) -- wherever in its text it does so."""
-        text = self.tokens[siglum].text
-        for m in self.index.starting(siglum, 0, len(text)):
-            if m.how != "title" or entry not in m.entries:
-                continue
-            start = max(text.rfind(c, 0, m.start) for c in SENTENCE_ENDS) + 1
-            ends = [i for c in SENTENCE_ENDS if (i := text.find(c, m.end)) >= 0]
-            if NAMING.search(self.fold(text[start : min(ends, default=len(text))])):
-                return True
-        return False
+        if (siglum, entry) not in self._naming:  # asked in every episode: found once
+            text = self.tokens[siglum].text
+            self._naming[(siglum, entry)] = any(
+                NAMING.search(self.fold(text[slice(*_sentence(text, m.start, m.end))]))
+                for m in self.index.starting(siglum, 0, len(text))
+                if m.how == "title" and entry in m.entries
+            )
+        return self._naming[(siglum, entry)]
 
     def given(self, siglum: str) -> dict[tuple[str, str], Said]:
         """Every number and date a witness gives in its whole text (rows hold only part of it): (kind, value)

@@ -256,10 +256,10 @@ class Likeness:
     same texts are summed once, and a run of clauses is compared with them once: the passes over a witness's
     sentences ask again of the same texts); the best of them, or the second best.
 
-    The run of clauses matters where a sentence tells several moments: a summary's 因辽东天寒早至、粮草将尽
-    is told by the others inside a long speech (遼東早寒，馬上就要草枯水凍，兵馬難以久留，且糧食將盡，我們必須
-    立刻班師), whose whole sum dilutes it to 0.18. A run shorter than the part is not compared: a name alone
-    (安市城主，) is like any clause that names him."""
+    The run of clauses matters where a sentence tells several moments: a summary's 赐缣百匹, the end of its one
+    sentence of the farewell and the gift, is told by A inside a long sentence of praise, whose whole sum dilutes
+    it below what a part needs. A run shorter than the part is not compared: a name alone (安市城主，) is like any
+    clause that names him."""
 
     def __init__(
         self, vecs: dict[str, Vec], idf: dict[str, float], names: Names, clauses: dict[str, list[Segment]]
