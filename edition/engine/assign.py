@@ -325,30 +325,30 @@ def viterbi(scores: list[list[float]], strength: list[int], params: Params) -> l
     share = params.switch_share
     prev = [0.0] + [-params.cost_scene] * (k - 1)
     back: list[list[int]] = []
+    states = range(1, k)
     for score, st in zip(scores, strength, strict=True):
         change = costs[st]
         # the two best episodes before (lowest index first on ties): the best other than j is one of them
-        first = second = (-math.inf, 0)
-        for i in range(1, k):
-            if prev[i] > first[0]:
-                first, second = (prev[i], i), first
-            elif prev[i] > second[0]:
-                second = (prev[i], i)
+        first, first_i, second, second_i = -math.inf, 0, -math.inf, 0
+        for i in states:
+            p = prev[i]
+            if p > first:
+                first, first_i, second, second_i = p, i, first, first_i
+            elif p > second:
+                second, second_i = p, i
         # staying is free, leaving or entering costs ``change``, moving between episodes its share
         best, best_i = prev[0], 0
-        if first[0] - change > best:
-            best, best_i = first[0] - change, first[1]
+        if first - change > best:
+            best, best_i = first - change, first_i
         cur, ptr = [best], [best_i]
         enter = prev[0] - change
-        for j in range(1, k):
-            other = first if first[1] != j else second
-            best, best_i = enter, 0
-            if prev[j] > best or (prev[j] == best and j < best_i):
-                best, best_i = prev[j], j
-            moved = other[0] - change * share
-            if moved > best or (moved == best and other[1] < best_i):
-                best, best_i = moved, other[1]
-            cur.append(best + score[j - 1])
+        moved_first, moved_second = first - change * share, second - change * share
+        for j, p, s in zip(states, prev[1:], score, strict=True):  # each segment by each state: keep it lean
+            best, best_i = (p, j) if p > enter else (enter, 0)
+            moved, moved_i = (moved_first, first_i) if first_i != j else (moved_second, second_i)
+            if moved > best or (moved == best and moved_i < best_i):
+                best, best_i = moved, moved_i
+            cur.append(best + s)
             ptr.append(best_i)
         prev = cur
         back.append(ptr)
