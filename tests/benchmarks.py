@@ -6,7 +6,9 @@
     .venv/bin/python -m tests.benchmarks --sizes 10x100k --profile    # where the time goes (cProfile)
 
 The first table (medians over the runs, each run a fresh process; wall seconds, and CPU seconds, which other
-processes on a shared machine do not inflate; peak memory is the process's maximum resident set size):
+processes on a shared machine do not inflate, the engine's worker processes' included (``edition.engine.spread``:
+an edition's rows and collation run side by side on a machine with two CPUs); peak memory is the process's
+maximum resident set size, and in the second table its largest worker's apart):
 
 - ``python -m edition export`` of the seeds, cold: a new interpreter, imports included, the JSON written;
 - ``mkdocs build`` of the site from the seeds (wall), and its part in the edition hook;
@@ -99,13 +101,13 @@ def measure(folder: Path) -> dict[str, float]:
 
     jieba.initialize()
     t1 = time.perf_counter()
-    c1 = time.process_time()
+    c1 = time.process_time() + _children_cpu()
     edition = build(folder)
     t2 = time.perf_counter()
     export = to_dict(edition)
     to_json(export)
     t3 = time.perf_counter()
-    c3 = time.process_time()
+    c3 = time.process_time() + _children_cpu()
     render_site(export, {w.siglum: w.text for w in edition.witnesses})
     t4 = time.perf_counter()
     out = {f"stage:{name}": seconds for name, seconds in edition.timings.items()}
@@ -119,6 +121,7 @@ def measure(folder: Path) -> dict[str, float]:
         rebuilt = _rebuild(folder)
         out["rebuild"], out["rebuild render"], out["rebuild cpu"], out["rebuild render cpu"] = rebuilt
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    out["workers_peak_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     out["chars"] = chars
     out["rows_n"] = sum(len(ep.rows) for ep in edition.episodes)
     out["notes_n"] = len(edition.notes)
@@ -374,7 +377,7 @@ def table(results: dict[str, list[dict[str, float]]]) -> str:
     stages = list(dict.fromkeys(k for runs in results.values() for r in runs for k in r if k.startswith("stage:")))
     stages.sort(key=lambda k: k == "stage:export")  # the engine's stages in their order, then the export
     head = ["size", "chars", "runs", "start-up", *(k.removeprefix("stage:") for k in stages), "total"]
-    head += ["render", "rebuild", "rebuild render", "peak RSS MB", "rows", "notes"]
+    head += ["render", "rebuild", "rebuild render", "peak RSS MB", "workers' peak MB", "rows", "notes"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for size, runs in results.items():
         if not runs:
@@ -384,7 +387,8 @@ def table(results: dict[str, list[dict[str, float]]]) -> str:
         for key in ("start-up", *stages, "total", "render", "rebuild", "rebuild render"):
             value = statistics.median(r.get(key, float("nan")) for r in runs)
             cells.append("" if value != value else f"{value:.3f}")  # NaN: not measured at this size
-        cells += [f"{_median(runs, 'peak_mb'):.0f}", f"{int(runs[0]['rows_n'])}", f"{int(runs[0]['notes_n'])}"]
+        cells += [f"{_median(runs, key):.0f}" for key in ("peak_mb", "workers_peak_mb")]
+        cells += [f"{int(runs[0]['rows_n'])}", f"{int(runs[0]['notes_n'])}"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

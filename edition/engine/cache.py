@@ -8,10 +8,11 @@ own results behind the same protocol (``edition.site.cache``), keyed by the same
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
 T = TypeVar("T")
+J = TypeVar("J")
 
 
 class Cache(Protocol):
@@ -19,12 +20,20 @@ class Cache(Protocol):
 
     def get(self, key: tuple, compute: Callable[[], T]) -> T: ...
 
+    def get_all(self, keyed: Sequence[tuple[tuple, J]], run: Callable[[list[J]], list[T]]) -> list[T]:
+        """The result of each (key, job), in order: those not kept computed together by ``run`` (which may
+        spread them over processes, ``spread.in_order``)."""
+        ...
+
 
 class NoCache:
     """One build, nothing kept: every stage runs."""
 
     def get(self, key: tuple, compute: Callable[[], T]) -> T:
         return compute()
+
+    def get_all(self, keyed: Sequence[tuple[tuple, J]], run: Callable[[list[J]], list[T]]) -> list[T]:
+        return run([job for _, job in keyed])
 
 
 def digest(text: str) -> str:

@@ -22,6 +22,7 @@ from .normalise import Normaliser
 from .register import Entry, Mention, Mentions, mention_forms, mentions, stand_in
 from .resources import Resources
 from .segment import CLOSERS, FINAL
+from .spread import in_order
 from .vocabulary import LacunaKind, NoteType
 
 
@@ -175,16 +176,17 @@ def annotate(
             bases[f.base] = Base(tokens[f.base])
         return compare(f, bases[f.base], siglum, tokens[siglum], anchored[siglum], quiet[siglum], resources.params)
 
+    # each copy against its base, the copies side by side (``spread``); then each family's notes merged
+    pairs = [(f, s) for f in fams if len(f.members) > 1 for s in f.members if s != f.base]
+    compared = cache.get_all(
+        [
+            (("compare", f.id, keys[f.base], keys[s], quiet[s]), (len(tokens[s].text), partial(against_base, f, s)))
+            for f, s in pairs
+        ],
+        in_order,
+    )
     collated = [
-        combine(
-            [
-                cache.get(("compare", f.id, keys[f.base], keys[s], quiet[s]), partial(against_base, f, s))
-                for s in f.members
-                if s != f.base
-            ]
-        )
-        for f in fams
-        if len(f.members) > 1
+        combine([c for (g, _), c in zip(pairs, compared, strict=True) if g is f]) for f in fams if len(f.members) > 1
     ]
     lacunae = [x for c in collated for x in c.lacunae] + unfinished(witnesses, fams, bare)
     register = cache.get(

@@ -31,6 +31,7 @@ from .notes import annotate
 from .register import entities
 from .resources import Resources
 from .segment import break_keys, cut_at, others_keys, punctuated, segment_witness
+from .spread import Job, in_order
 
 Key = tuple[str, str, str]  # (siglum, digest of its text, digest of the resources): a witness as a cache key
 
@@ -153,33 +154,27 @@ def episodes_of(
     return edits.assign(segments, labels)
 
 
-def episode_rows(
+def episode_job(
     d: EpisodeDef,
     witnesses: tuple[Witness, ...],
     segments: dict[str, tuple[Segment, ...]],
     labels: dict[str, tuple[str | None, ...]],
     how: AlignParams,
     names: Names,
-    edits: Edits,
-    copies: list[tuple[str, tuple[str, ...]]],
     resources_digest: str,
-    cache: Cache,
-) -> tuple[tuple[Row, ...], int]:
-    """One episode's rows, following the spine's order, and how many of the editor's groups regrouped them;
-    ``copies``: each family's base and members, whose identical words share a row (``beside_base``)."""
+) -> tuple[list[str], tuple, Job[tuple[Row, ...]]]:
+    """One episode's alignment to be done: the witnesses that tell it (the spine, whose order the rows follow,
+    first), its cache key, and the job (``spread.Job``)."""
     clauses = {
         w.siglum: [s for s, e in zip(segments[w.siglum], labels[w.siglum], strict=True) if e == d.id] for w in witnesses
     }
     cells = {w.siglum: sentences(clauses[w.siglum], w.text) for w in witnesses}
     first = spine(witnesses, cells)
-    # only the witnesses that tell the episode, the spine (whose order the rows follow) first
     order = ([first] if first else []) + [w.siglum for w in witnesses if w.siglum != first and cells[w.siglum]]
-    key = (d.id, tuple(order), tuple((tuple(cells[s]), tuple(clauses[s])) for s in order), resources_digest)
-    rows: tuple[Row, ...] = cache.get(("rows", *key), partial(align, d.id, order, cells, how, names, clauses))
-    groups = edits.groups_in(rows) if edits.groups else []
-    if groups:
-        rows = regroup(d.id, order, rows, groups)
-    return beside_base(d.id, order, rows, copies), len(groups)
+    key = ("rows", d.id, tuple(order), tuple((tuple(cells[s]), tuple(clauses[s])) for s in order), resources_digest)
+    work = sum(len(seg.folded) for s in order for seg in cells[s]) * len(order)  # each witness beside the rest
+    told = {s: clauses[s] for s in order}
+    return order, key, (work, partial(align, d.id, order, {s: cells[s] for s in order}, how, names, told))
 
 
 def rows_of(
@@ -192,17 +187,22 @@ def rows_of(
     edits: Edits,
     cache: Cache,
 ) -> tuple[tuple[EpisodeResult, ...], Counts]:
-    """Each episode's rows: its sentences aligned across the witnesses that tell it, then the editor's groups."""
+    """Each episode's rows: its sentences aligned across the witnesses that tell it (the episodes side by side,
+    ``spread``), then the editor's groups, and each family's identical words in one row (``beside_base``)."""
     params = resources.params
     how = AlignParams.of(params)
     copies = [(f.base, f.members) for f in fams if len(f.members) > 1]
     names = Names(entities(resources.register, norm))
+    planned = [episode_job(d, witnesses, segments, labels, how, names, resources.digest) for d in resources.episodes]
+    aligned = cache.get_all([(key, job) for _, key, job in planned], in_order)
     results = []
     regrouped = 0
-    for d in resources.episodes:
-        rows, n = episode_rows(d, witnesses, segments, labels, how, names, edits, copies, resources.digest, cache)
-        regrouped += n
-        results.append(EpisodeResult(d, rows))
+    for d, (order, _, _), rows in zip(resources.episodes, planned, aligned, strict=True):
+        groups = edits.groups_in(rows) if edits.groups else []
+        if groups:
+            rows = regroup(d.id, order, rows, groups)
+        regrouped += len(groups)
+        results.append(EpisodeResult(d, beside_base(d.id, order, rows, copies)))
     return tuple(results), ({"rows": regrouped} if regrouped else {})
 
 

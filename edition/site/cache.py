@@ -8,10 +8,11 @@ it, so the cache holds one build's worth of results however long the server runs
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
+J = TypeVar("J")
 
 
 class SiteCache:
@@ -34,6 +35,12 @@ class SiteCache:
             value = compute()
         self._used[key] = value
         return value  # type: ignore[return-value]
+
+    def get_all(self, keyed: Sequence[tuple[tuple, J]], run: Callable[[list[J]], list[T]]) -> list[T]:
+        """Each (key, job)'s result, in order; the jobs of keys not kept from an earlier build run together."""
+        missing = [(key, job) for key, job in keyed if key not in self._used and key not in self._kept]
+        done = dict(zip([key for key, _ in missing], run([job for _, job in missing]) if missing else [], strict=True))
+        return [self.get(key, lambda key=key: done[key]) for key, _ in keyed]
 
     def end_build(self) -> None:
         """Keep what this build used; forget the rest."""
