@@ -27,6 +27,7 @@ CASES = {
     "upper-case tags": f"<DIV>{LONG}</Div>\n\n文\n",
     "a heading between": f"## 標題\n<div>{LONG}</div>\n## 又\n",
     "a code fence": f"```\n<div>{LONG}</div>\n```\n\n<div>{LONG}</div>\n",
+    "a tag over two lines": f'<div class="a"\ntitle="b>c">{LONG}<span\n>乙</span></div>\n\n<p>{LONG} < </p>\n文\n',
     "a script after": f"<div>{LONG}</div>\n\n<script>var a = '<div>';</script>\n",
 }
 
