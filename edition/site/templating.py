@@ -64,11 +64,12 @@ def stand_in(name: str) -> str:
 
 
 def fill(html: str, values: dict[str, str]) -> str:
-    """A macro's output with its stand-ins replaced by their values: it is markup, whose ``replace`` escapes what it
-    puts in."""
-    for name, value in values.items():
-        html = html.replace(stand_in(name), value)
-    return html
+    """A macro's output (markup) with its stand-ins replaced by their values in one pass: its pieces between NULs,
+    every other one a stand-in's name, joined again by markup's ``join``, which escapes what it puts in (a reading
+    text at 10 x 50k fills some 40,000 stand-ins a build)."""
+    pieces = html.split("\0")
+    pieces[1::2] = [values[name] for name in pieces[1::2]]
+    return html[:0].join(pieces)
 
 
 def _key(what: str, name: str, inputs: Any) -> tuple:

@@ -141,57 +141,26 @@ def _context(renderer: Renderer, w, text, episodes, outside, marks, mentions, la
     for at, *_, item in sorted(placed, key=lambda x: x[:3]):
         inserts.setdefault(at, []).append(item)
     replaced = {a: (b, new, was) for a, b, new, was in emends if a < b}
-    cuts = {0, len(text), *inserts, *(r[0] for r in intervals), *(m[0] for m in mentions), *(m[1] for m in mentions)}
-    cuts.update(x for a, (b, _, _) in replaced.items() for x in (a, b))
-    inside = [(a, b) for a, (b, _, _) in replaced.items()]
-    cuts.update(i for i, c in enumerate(text) if c == "\n")
-    cuts.update(i + 1 for i, c in enumerate(text) if c == "\n")
-    starts = [r[0] for r in intervals]
-    m_starts = [m[0] for m in mentions]
-    paragraphs: list[list[dict[str, Any]]] = [[]]
-    current: dict[str, Any] | None = None
-
-    def part(interval) -> dict[str, Any]:
-        a, _, kind, *_ = interval
-        return {"kind": kind, "interval": a, "ref": None, "moved": False, "anchor": None, "pieces": []}
-
-    def insert(at: int) -> None:
-        nonlocal current
-        for item in inserts.get(at, []):
-            if current is None:
-                current = {**part((at, at, "text", None, False)), "interval": -1}
-                paragraphs[-1].append(current)
-            current["pieces"].append(item)
-
-    cut_list = sorted(cuts)
-    for x, y in itertools.pairwise(cut_list):
-        insert(x)
-        chunk = text[x:y]
-        if chunk == "\n":
-            paragraphs.append([])
-            current = None
-            continue
-        interval = intervals[bisect.bisect_right(starts, x) - 1]
-        if current is None or current["interval"] != interval[0]:
-            current = part(interval)
-            if x == interval[0]:
-                current.update(anchor=f"o{x}" if interval[2] != "text" else None, ref=interval[3], moved=interval[4])
-            paragraphs[-1].append(current)
-        k = bisect.bisect_right(m_starts, x) - 1
-        mention = mentions[k] if k >= 0 and mentions[k][0] <= x < mentions[k][1] else None
-        if x in replaced:  # the adopted words stand for the whole stretch the witness reads otherwise
-            current["pieces"].append(_adopted(renderer, replaced[x][1], replaced[x][2]))
-            continue
-        if any(a < x < b for a, b in inside):
-            continue
-        t, s = renderer.forms.forms(chunk)
-        piece = {**_PIECE, "text": chunk, "t": None if t == s == chunk else t, "s": None if t == s == chunk else s}
-        if mention:
-            # the register links to a mention outside the episodes itself (#g<start>), to the others' rows
-            anchor = f"g{x}" if x == mention[0] and current["kind"] != "run" else None
-            piece["reg"] = {"href": mention[2], "name": mention[3], "id": anchor}
-        current["pieces"].append(piece)
-    insert(len(text))
+    places, starts = sorted(inserts), [r[0] for r in intervals]
+    m_starts, m_ends = [m[0] for m in mentions], [m[1] for m in mentions]
+    breaks = [i for i, c in enumerate(text) if c == "\n"]
+    paragraphs = []
+    for p0, p1 in zip([0, *(i + 1 for i in breaks)], [*breaks, len(text)], strict=True):
+        at = places[bisect.bisect_left(places, p0) : bisect.bisect_right(places, p1)]
+        lo = max(0, bisect.bisect_right(starts, p0) - 1)
+        # mentions and emends overlapping the paragraph; the mentions never overlap one another (``_mentions``)
+        spans = mentions[bisect.bisect_left(m_ends, p0) : bisect.bisect_right(m_starts, p1)]
+        html = _paragraph(
+            renderer,
+            text[p0:p1],
+            p0,
+            intervals[lo : bisect.bisect_left(starts, p1)],
+            [(x, inserts[x]) for x in at],
+            spans,
+            [(a, *x) for a, x in replaced.items() if a <= p1 and x[0] >= p0],
+        )
+        if html:
+            paragraphs.append(html)
     return {
         "title": f"{w['siglum']} · {w['title']}",
         "lang": LANGS.get(w["script"], "zh"),
@@ -207,30 +176,103 @@ def _context(renderer: Renderer, w, text, episodes, outside, marks, mentions, la
         "members": members,
         "base": base,
         "episodes": listed_episodes,
-        "paragraphs": [_paragraph(renderer, p) for p in paragraphs if any(x["pieces"] for x in p)],
+        "paragraphs": paragraphs,
         "alt": other_script(renderer.forms, text),
         "notes": listed[1],
         "notes_count": listed[0],
     }
 
 
-def _paragraph(renderer: Renderer, parts: list[dict[str, Any]]) -> str:
-    """A paragraph rendered by the ``paragraph`` macro, kept in the cache without its marks' ids and numbers (a note
-    added before them renumbers them, and a witness at 10 x 50k has some 500 paragraphs): its marks are rendered as
-    stand-ins and filled in after. The offset each part was cut from (``interval``) is not printed."""
+def _paragraph(
+    renderer: Renderer,
+    text: str,
+    p0: int,
+    intervals: list[tuple],
+    inserts: list[tuple[int, list[dict[str, Any]]]],
+    mentions: list[list],
+    replaced: list[tuple[int, int, str, str]],
+) -> str:
+    """A paragraph of the text (``text``, at offset ``p0`` of the witness's) rendered by the ``paragraph`` macro, or
+    "" when it shows nothing. It is kept in the cache under exactly what it is made from: its text and offset, the
+    runs (``intervals``), inserted pieces, mentions and adopted words that reach into it, but not its marks' ids
+    and numbers (a note added before them renumbers them, and a witness at 10 x 50k has some 500 paragraphs): the
+    marks are rendered as stand-ins and filled in after, so a rebuild renders again only the paragraphs an edit
+    reaches, without cutting the others into pieces."""
     marks: dict[str, str] = {}
     blank = []
-    for part in parts:
+    for at, items in inserts:
         pieces = []
-        for piece in part["pieces"]:
+        for piece in items:
             if piece["mark"]:
                 k = len(marks) // 2
                 marks |= {f"id{k}": piece["mark"]["id"], f"no{k}": piece["mark"]["no"]}
                 piece = {**piece, "mark": {"id": stand_in(f"id{k}"), "no": stand_in(f"no{k}")}}
             pieces.append(piece)
-        blank.append({**{key: v for key, v in part.items() if key != "interval"}, "pieces": pieces})
-    _, html = renderer.fragment("paragraph", blank, lambda: MACROS.paragraph(blank))
-    return fill(html, marks)
+        blank.append((at, pieces))
+    inputs = (text, p0, intervals, blank, mentions, replaced)
+    _, html = renderer.fragment("paragraph", inputs, lambda: _paragraph_html(renderer, *inputs))
+    return fill(html, marks) if html else ""
+
+
+def _paragraph_html(
+    renderer: Renderer,
+    text: str,
+    p0: int,
+    intervals: list[tuple],
+    inserts: list[tuple[int, list[dict[str, Any]]]],
+    mentions: list[list],
+    replaced: list[tuple[int, int, str, str]],
+) -> str:
+    """One paragraph cut into runs, each into pieces (see ``_context``), rendered by the ``paragraph`` macro; ""
+    when it has no piece. The offset each part was cut from (``interval``) is not printed."""
+    p1 = p0 + len(text)
+    inserted = dict(inserts)
+    adopted = {a: (b, new, was) for a, b, new, was in replaced}
+    starts = [r[0] for r in intervals]
+    m_starts = [m[0] for m in mentions]
+    cuts = {p0, p1, *inserted, *starts, *(x for m in mentions for x in m[:2]), *(x for e in replaced for x in e[:2])}
+    parts: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+
+    def part(interval) -> dict[str, Any]:
+        a, _, kind, *_ = interval
+        return {"kind": kind, "interval": a, "ref": None, "moved": False, "anchor": None, "pieces": []}
+
+    def insert(at: int) -> None:
+        nonlocal current
+        for item in inserted.get(at, []):
+            if current is None:
+                current = {**part((at, at, "text", None, False)), "interval": -1}
+                parts.append(current)
+            current["pieces"].append(item)
+
+    for x, y in itertools.pairwise(sorted(c for c in cuts if p0 <= c <= p1)):
+        insert(x)
+        interval = intervals[bisect.bisect_right(starts, x) - 1]
+        if current is None or current["interval"] != interval[0]:
+            current = part(interval)
+            if x == interval[0]:
+                current.update(anchor=f"o{x}" if interval[2] != "text" else None, ref=interval[3], moved=interval[4])
+            parts.append(current)
+        k = bisect.bisect_right(m_starts, x) - 1
+        mention = mentions[k] if k >= 0 and mentions[k][0] <= x < mentions[k][1] else None
+        if x in adopted:  # the adopted words stand for the whole stretch the witness reads otherwise
+            current["pieces"].append(_adopted(renderer, adopted[x][1], adopted[x][2]))
+            continue
+        if any(a < x < b for a, (b, _, _) in adopted.items()):
+            continue
+        chunk = text[x - p0 : y - p0]
+        t, s = renderer.forms.forms(chunk)
+        piece = {**_PIECE, "text": chunk, "t": None if t == s == chunk else t, "s": None if t == s == chunk else s}
+        if mention:
+            # the register links to a mention outside the episodes itself (#g<start>), to the others' rows
+            anchor = f"g{x}" if x == mention[0] and current["kind"] != "run" else None
+            piece["reg"] = {"href": mention[2], "name": mention[3], "id": anchor}
+        current["pieces"].append(piece)
+    insert(p1)
+    if not any(x["pieces"] for x in parts):
+        return ""
+    return MACROS.paragraph([{key: v for key, v in x.items() if key != "interval"} for x in parts])
 
 
 def _adopted(renderer: Renderer, new: str, was: str) -> dict[str, Any]:
