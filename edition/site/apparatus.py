@@ -14,6 +14,7 @@ from ..engine.exported import NoteJson
 from .editor_notes import editor_html, editor_markdown
 from .labels import KIND_LABELS, TAG_LABELS, emended
 from .notes import editor_fact, note_kind
+from .paths import episode_page, url
 from .site_index import Site
 from .templating import MACROS, Renderer, fill, stand_in
 
@@ -46,18 +47,34 @@ def apparatus(
 
 
 def reading_apparatus(
-    renderer: Renderer, entries: list[tuple[NoteJson, str, dict, dict | None]], siglum: str
+    renderer: Renderer, site: Site, entries: list[tuple[NoteJson, str]], siglum: str
 ) -> tuple[str, tuple]:
-    """A reading text's 校勘記 (of witness ``siglum``): every note that quotes it, each ``(note, number, place, row)``
-    in reading order (``place`` the link back to its mark, ``row`` to its episode row or None), listed by the
-    ``notes`` macro as an episode's apparatus is, but all of them (異體 and 注文 too) and none said once for all
-    (下同): a citation such as "A 校勘記〔七〕" names one note. Returns the key's digest, and (count, html)."""
-    listed = [
-        {**_listed(note, no, place, _adopted_in(note, siglum)), "row": row, "again": {}}
-        for note, no, place, row in entries
-    ]
-    key, html = _notes_html(renderer, listed, "reading")
-    return key, (len(listed), html)
+    """A reading text's 校勘記 (of witness ``siglum``): every note that quotes it, each ``(note, number)`` in reading
+    order, linked back to its mark and to its episode row, listed by the ``notes`` macro as an episode's apparatus
+    is, but all of them (異體 and 注文 too) and none said once for all (下同): a citation such as "A 校勘記〔七〕"
+    names one note. Returns the key's digest, and (count, html).
+
+    A note lists the same on every reading text that it quotes (a note quotes most witnesses at 10 x 50k) but one
+    that shows the reading it adopts: its item is made once per render for each of the two."""
+    items = []
+    for note, no in entries:
+        adopted = _adopted_in(note, siglum)
+        made = functools.partial(_reading_item, renderer, site, note, adopted)
+        key, html = renderer.once(("reading note", note["id"], adopted), made)
+        items.append((key, html, note["id"], no))
+    key, html = _list_html(renderer, items, "reading")
+    return key, (len(items), html)
+
+
+def _reading_item(renderer: Renderer, site: Site, note: NoteJson, adopted: bool) -> tuple[str, str]:
+    """A note's item in a reading text's 校勘記 (``_item``): its place is its mark in the text (the macro links back to
+    #m<id>), and it links to its episode row."""
+    place = {"mark": True, "label": "見文", "title": "回到本文中此處"}
+    row = None
+    if note["row"] in site.row_at:
+        ep, no = site.row_at[note["row"]]
+        row = {"href": f"{url(episode_page(ep['id']), 2)}#r{no}", "label": f"{ep['title']} {no}"}
+    return _item(renderer, {**_listed(note, "", place, adopted), "row": row, "again": {}})
 
 
 def _adopted_in(note: NoteJson, siglum: str) -> bool:
@@ -127,21 +144,28 @@ def _listed(note: NoteJson, number: str, place: dict[str, Any], reading: bool = 
 
 
 def _notes_html(renderer: Renderer, listed: list[dict[str, Any]], name: str) -> tuple[str, str]:
-    """One list of a page's notes, and its key's digest: each note rendered apart by the ``note`` macro and kept in
-    the cache without its id and number (a note added or dropped renumbers every later one on its page, and a
-    reading text lists thousands at 10 x 50k: only the new one is rendered), then listed by the ``notes`` macro.
-    The list is keyed by its notes' keys, ids and numbers: the notes' data is made into a key once, not twice
-    (a tenth of a rebuild's render at 10 x 50k)."""
-    notes = []
-    for n in listed:
-        blank = {**n, "id": stand_in("id"), "no": stand_in("no")}
-        key, html = renderer.fragment("note", blank, functools.partial(_note_html, blank))
-        notes.append((key, n["id"], n["no"], html))
+    """One list of a page's notes (``_list_html``) from each note's data (``_listed``), and its key's digest."""
+    return _list_html(renderer, [(*_item(renderer, n), n["id"], n["no"]) for n in listed], name)
+
+
+def _item(renderer: Renderer, n: dict[str, Any]) -> tuple[str, str]:
+    """One note rendered apart by the ``note`` macro, and its key's digest: kept in the cache without its id and
+    number (a note added or dropped renumbers every later one on its page, and a reading text lists thousands at
+    10 x 50k: only the new one is rendered)."""
+    blank = {**n, "id": stand_in("id"), "no": stand_in("no")}
+    return renderer.fragment("note", blank, functools.partial(_note_html, blank))
+
+
+def _list_html(renderer: Renderer, items: list[tuple[str, str, str, str]], name: str) -> tuple[str, str]:
+    """One list of a page's notes, each ``(key's digest, html with stand-ins, id, number)`` (``_item``), listed by
+    the ``notes`` macro with their ids and numbers filled in, and its key's digest. The list is keyed by its notes'
+    keys, ids and numbers: the notes' data is made into a key once, not twice (a tenth of a rebuild's render at
+    10 x 50k)."""
 
     def render() -> str:
-        return MACROS.notes([fill(html, {"id": nid, "no": no}) for _, nid, no, html in notes], name)
+        return MACROS.notes([fill(html, {"id": nid, "no": no}) for _, html, nid, no in items], name)
 
-    return renderer.fragment(name, [note[:3] for note in notes], render)
+    return renderer.fragment(name, [(key, nid, no) for key, _, nid, no in items], render)
 
 
 def _note_html(n: dict[str, Any]) -> str:

@@ -16,7 +16,7 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import jinja2
 
@@ -24,6 +24,7 @@ from ..engine.cache import Cache, digest
 from .script_forms import ScriptForms
 
 TEMPLATES = Path(__file__).parent / "templates"
+T = TypeVar("T")
 # Characters a YAML double-quoted scalar does not keep as they are: PyYAML refuses them, or reads them as
 # line breaks (folded into spaces) or white space that folding may strip.
 _YAML_UNSAFE = re.compile("[^\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029]")
@@ -84,6 +85,13 @@ class Renderer:
     def __init__(self, cache: Cache) -> None:
         self.cache = cache
         self.forms = ScriptForms(cache)
+        self._made: dict[tuple, Any] = {}
+
+    def once(self, key: tuple, make: Callable[[], T]) -> T:
+        """``make()``, made once per render (a renderer lives for one): what several pages of a build share."""
+        if key not in self._made:
+            self._made[key] = make()
+        return self._made[key]
 
     def page(self, path: str, inputs: Any, context: Callable[[], dict[str, Any]], template: str) -> str:
         """A page rendered from ``context()``, or taken from the cache when its ``inputs`` are unchanged."""

@@ -50,19 +50,8 @@ def render_witness(renderer: Renderer, site: Site, w: WitnessJson, index: int, t
     register = url("register.md", 2)
     mentions = [[a, b, f"{register}#{e}", name] for a, b, e, name in site.mentions.get(s, [])]
 
-    def place(note: NoteJson) -> dict[str, Any]:
-        return {"mark": True, "label": "見文", "title": "回到本文中此處"}  # the macro links to #m<id>
-
-    def row(note: NoteJson) -> dict[str, Any] | None:
-        if note["row"] not in site.row_at:
-            return None
-        ep, no = site.row_at[note["row"]]
-        return {"href": f"{url(episode_page(ep['id']), 2)}#r{no}", "label": f"{ep['title']} {no}"}
-
     notes_key, listed = reading_apparatus(
-        renderer,
-        [(note, chinese_number(numbers[note["id"]]), place(note), row(note)) for *_, note in quoting],
-        s,
+        renderer, site, [(note, chinese_number(numbers[note["id"]])) for *_, note in quoting], s
     )
     emends = _emends(quoting, s)
     base = family["base"] == s and len(family["members"]) > 1
