@@ -16,7 +16,7 @@ from .labels import KIND_LABELS, TAG_LABELS, emended
 from .notes import editor_fact, note_kind
 from .paths import episode_page, url
 from .site_index import Site
-from .templating import MACROS, Renderer, fill, stand_in
+from .templating import MACROS, Renderer, fill, put, stand_in
 
 LEMMA_MAX = 16  # a longer lemma is shown as its first and last characters; the table has it in full
 
@@ -143,7 +143,7 @@ def _listed(note: NoteJson, number: str, place: dict[str, Any], reading: bool = 
     return data
 
 
-def _notes_html(renderer: Renderer, listed: list[dict[str, Any]], name: str) -> tuple[str, str]:
+def _notes_html(renderer: Renderer, listed: list[dict[str, Any]], name: str) -> tuple[str, list[str]]:
     """One list of a page's notes (``_list_html``) from each note's data (``_listed``), and its key's digest."""
     return _list_html(renderer, [(*_item(renderer, n), n["id"], n["no"]) for n in listed], name)
 
@@ -156,14 +156,15 @@ def _item(renderer: Renderer, n: dict[str, Any]) -> tuple[str, str]:
     return renderer.fragment("note", blank, functools.partial(_note_html, blank))
 
 
-def _list_html(renderer: Renderer, items: list[tuple[str, str, str, str]], name: str) -> tuple[str, str]:
+def _list_html(renderer: Renderer, items: list[tuple[str, str, str, str]], name: str) -> tuple[str, list[str]]:
     """One list of a page's notes, each ``(key's digest, html with stand-ins, id, number)`` (``_item``), listed by
     the ``notes`` macro with their ids and numbers filled in, and its key's digest. The list is keyed by its notes'
     keys, ids and numbers: the notes' data is made into a key once, not twice (a tenth of a rebuild's render at
     10 x 50k)."""
 
-    def render() -> str:
-        return MACROS.notes([fill(html, {"id": nid, "no": no}) for _, html, nid, no in items], name)
+    def render() -> list[str]:
+        listed = [fill(html, {"id": nid, "no": no}) for _, html, nid, no in items]
+        return put(MACROS.notes([stand_in("items")], name), {"items": listed})
 
     return renderer.fragment(name, [(key, nid, no) for key, _, nid, no in items], render)
 

@@ -12,6 +12,7 @@ only what an edit reaches.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -65,12 +66,33 @@ def stand_in(name: str) -> str:
 
 
 def fill(html: str, values: dict[str, str]) -> str:
-    """A macro's output (markup) with its stand-ins replaced by their values in one pass: its pieces between NULs,
-    every other one a stand-in's name, joined again by markup's ``join``, which escapes what it puts in (a reading
-    text at 10 x 50k fills some 40,000 stand-ins a build)."""
-    pieces = html.split("\0")
-    pieces[1::2] = [values[name] for name in pieces[1::2]]
-    return html[:0].join(pieces)
+    """A macro's output with its stand-ins replaced by their values, escaped (``_escaped``), in one pass: its pieces
+    between NULs, every other one a stand-in's name (a reading text at 10 x 50k fills some 40,000 stand-ins a build).
+
+    The result is markup as a plain string, which Markup's own operations would escape again (and make a Markup of
+    every piece: two thirds of a rebuild's render): it goes into a page only by ``put``."""
+    pieces = str.split(html, "\0")
+    pieces[1::2] = [_escaped(values[name]) for name in pieces[1::2]]
+    return "".join(pieces)
+
+
+def put(html: str, parts: dict[str, list[str]]) -> list[str]:
+    """A template's output cut at the stand-ins it printed for ``parts`` (each a list of pieces of markup made by
+    ``fill``), with the pieces in their place, to be joined once by the page: a witness page is 3 MB (12 MB in
+    memory with one character beyond the BMP), and each copy of it takes as long as filling all its stand-ins."""
+    out = []
+    for i, piece in enumerate(str.split(html, "\0")):
+        if i % 2:
+            out.extend(parts[piece])
+        else:
+            out.append(piece)
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _escaped(value: str) -> str:
+    """A value as a template prints it (the ``value`` macro escapes it); ids and numbers repeat on every page."""
+    return str(MACROS.value(value))
 
 
 def _key(what: str, name: str, inputs: Any) -> tuple:
@@ -93,12 +115,23 @@ class Renderer:
             self._made[key] = make()
         return self._made[key]
 
-    def page(self, path: str, inputs: Any, context: Callable[[], dict[str, Any]], template: str) -> str:
-        """A page rendered from ``context()``, or taken from the cache when its ``inputs`` are unchanged."""
-        return self.cache.get(_key("site-page", path, inputs), lambda: ENV.get_template(template).render(context()))
+    def page(
+        self, path: str, inputs: Any, context: Callable[[], dict[str, Any]], template: str, parts: tuple[str, ...] = ()
+    ) -> str:
+        """A page rendered from ``context()``, or taken from the cache when its ``inputs`` are unchanged. ``parts``
+        names the entries of the context that are lists of markup made by ``fill``: the template prints a stand-in
+        for each, replaced by it after (``put``)."""
 
-    def fragment(self, kind: str, inputs: Any, render: Callable[[], str]) -> tuple[str, str]:
+        def render() -> str:
+            data = context()
+            html = ENV.get_template(template).render({**data, **{name: stand_in(name) for name in parts}})
+            return "".join(put(html, {name: data[name] for name in parts}))
+
+        return self.cache.get(_key("site-page", path, inputs), render)
+
+    def fragment(self, kind: str, inputs: Any, render: Callable[[], T]) -> tuple[str, T]:
         """A piece of a page rendered by a macro, and its key's digest. A macro returns ``Markup`` (escaped
-        by its template), which the page template then prints as it is."""
+        by its template), which the page template then prints as it is; a piece with stand-ins filled in is markup
+        in plain strings, which the page puts in after (``page``'s ``parts``)."""
         key = _key("site-fragment", kind, inputs)
         return key[-1], self.cache.get(key, render)

@@ -59,7 +59,7 @@ def render_witness(renderer: Renderer, site: Site, w: WitnessJson, index: int, t
     context = functools.partial(
         _context, renderer, w, text, episodes, outside, marks, mentions, lacunae, members, base, listed, emends
     )
-    return renderer.page(witness_page(s, index), inputs, context, "witness.md.jinja")
+    return renderer.page(witness_page(s, index), inputs, context, "witness.md.jinja", ("paragraphs", "notes"))
 
 
 _PIECE = {"text": "", "t": None, "s": None, "reg": None, "mark": None, "lacuna": None, "was": None}  # a piece of a
