@@ -16,7 +16,7 @@ from .labels import KIND_LABELS, TAG_LABELS, emended
 from .notes import editor_fact, note_kind
 from .paths import episode_page, url
 from .site_index import Site
-from .templating import MACROS, Renderer, fill, put, stand_in
+from .templating import MACROS, TEMPLATES_DIGEST, Renderer, fill, put, stand_in
 
 LEMMA_MAX = 16  # a longer lemma is shown as its first and last characters; the table has it in full
 
@@ -163,10 +163,26 @@ def _list_html(renderer: Renderer, items: list[tuple[str, str, str, str]], name:
     10 x 50k)."""
 
     def render() -> list[str]:
-        listed = [fill(html, {"id": nid, "no": no}) for _, html, nid, no in items]
+        blocks = [items[i : i + _BLOCK] for i in range(0, len(items), _BLOCK)]
+        listed = [renderer.cache.get(_block_key(block), functools.partial(_filled, block)) for block in blocks]
         return put(MACROS.notes([stand_in("items")], name), {"items": listed})
 
     return renderer.fragment(name, [(key, nid, no) for key, _, nid, no in items], render)
+
+
+_BLOCK = 64  # notes of a list filled in together, and kept so
+
+
+def _block_key(block: list[tuple[str, str, str, str]]) -> tuple:
+    """A block of a list's notes is made of their keys, ids and numbers (and the templates, in the keys)."""
+    return ("site-notes-block", TEMPLATES_DIGEST, tuple((key, nid, no) for key, _, nid, no in block))
+
+
+def _filled(block: list[tuple[str, str, str, str]]) -> str:
+    """A block of a list's notes, their ids and numbers filled in, as one string: kept in the cache, so a page whose
+    notes are not renumbered fills only the blocks of the notes an edit changes (a reading text lists 4,000 notes
+    at 10 x 50k, and is listed again whenever one of them changes)."""
+    return "".join(fill(html, {"id": nid, "no": no}) for _, html, nid, no in block)
 
 
 def _note_html(n: dict[str, Any]) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
+import re
 from typing import Any
 
 from ..engine.cache import digest
@@ -78,8 +79,10 @@ def _emends(quoting: list[tuple[int, int, int, NoteJson]], siglum: str) -> list[
     return sorted(set(out))
 
 
+@functools.cache
 def chinese_number(n: int) -> str:
-    """A note's number as a 點校本 prints it: 〔一〕, 〔十二〕, 〔一百零五〕."""
+    """A note's number as a 點校本 prints it: 〔一〕, 〔十二〕, 〔一百零五〕 (each made once: its marks and its 校勘記
+    print it on every page)."""
     digits = "零一二三四五六七八九"
 
     def below_100(k: int, lead: bool) -> str:
@@ -132,7 +135,7 @@ def _context(renderer: Renderer, w, text, episodes, outside, marks, mentions, la
     replaced = {a: (b, new, was) for a, b, new, was in emends if a < b}
     places, starts = sorted(inserts), [r[0] for r in intervals]
     m_starts, m_ends = [m[0] for m in mentions], [m[1] for m in mentions]
-    breaks = [i for i, c in enumerate(text) if c == "\n"]
+    breaks = [m.start() for m in re.finditer("\n", text)]
     paragraphs = []
     for p0, p1 in zip([0, *(i + 1 for i in breaks)], [*breaks, len(text)], strict=True):
         at = places[bisect.bisect_left(places, p0) : bisect.bisect_right(places, p1)]
@@ -166,7 +169,7 @@ def _context(renderer: Renderer, w, text, episodes, outside, marks, mentions, la
         "base": base,
         "episodes": listed_episodes,
         "paragraphs": paragraphs,
-        "alt": other_script(renderer.forms, text),
+        "alt": renderer.fragment("alt", digest(text), lambda: other_script(renderer.forms, text))[1],
         "notes": listed[1],
         "notes_count": listed[0],
     }
