@@ -98,61 +98,24 @@ def chinese_number(n: int) -> str:
 
 
 def _context(renderer: Renderer, w, text, episodes, outside, marks, mentions, lacunae, members, base, listed, emends):
-    """What the template prints, made only when the page is not in the cache: the text as paragraphs (its lines),
-    each cut into runs (an episode row's segment, text outside the episodes, or the gaps between), each run into
-    pieces: plain text, a register mention (a link to its entry), a note's numbered mark, a lacuna, the words the
-    edition adopts in place of the witness's (``emends``)."""
-    runs: list[tuple[int, int, str, dict[str, Any] | None, bool]] = []  # (start, end, kind, row link, moved)
-    listed_episodes = []
-    for ep_id, title, rows in episodes:
-        href = url(episode_page(ep_id), 2)
-        for i, segs in rows:
-            ref = {"href": f"{href}#r{i}", "title": title, "row": i}
-            runs.extend((a, b, "run", ref if j == 0 or moved else None, moved) for j, (a, b, moved) in enumerate(segs))
-        amount = sum(chars(text[a:b]) for _, segs in rows for a, b, _ in segs)
-        listed_episodes.append({"title": title, "href": href, "chars": amount})
-    runs.extend((a, b, "outside", None, False) for a, b in outside)
-    runs.sort(key=lambda r: (r[0], r[1]))
-    intervals, pos = [], 0
-    for run in runs:
-        if run[0] > pos:
-            intervals.append((pos, run[0], "text", None, False))
-        intervals.append(run)
-        pos = run[1]
-    if pos < len(text):
-        intervals.append((pos, len(text), "text", None, False))
-    # What stands at a place between characters: the marks of notes on the words before it, a lacuna, then the
-    # marks of notes on the place itself (the lacuna's note after its sign)
-    placed: list[tuple[int, int, int, dict[str, Any]]] = [(x["at"], 1, 0, {**_PIECE, "lacuna": x}) for x in lacunae]
-    placed += [
-        (at, 0 if start < at else 2, k, {**_PIECE, "mark": {"id": nid, "no": chinese_number(k)}})
-        for at, start, nid, k in marks
+    """What the template prints, made only when the page is not in the cache: the text's paragraphs (``_text``) with
+    their marks' ids and numbers filled in."""
+    listed_episodes = [
+        {
+            "title": title,
+            "href": url(episode_page(ep_id), 2),
+            "chars": sum(chars(text[a:b]) for _, segs in rows for a, b, _ in segs),
+        }
+        for ep_id, title, rows in episodes
     ]
-    placed += [(a, -1, 0, _adopted(renderer, new, was)) for a, b, new, was in emends if a == b]  # words 原脫
-    inserts: dict[int, list[dict[str, Any]]] = {}
-    for at, *_, item in sorted(placed, key=lambda x: x[:3]):
-        inserts.setdefault(at, []).append(item)
-    replaced = {a: (b, new, was) for a, b, new, was in emends if a < b}
-    places, starts = sorted(inserts), [r[0] for r in intervals]
-    m_starts, m_ends = [m[0] for m in mentions], [m[1] for m in mentions]
-    breaks = [m.start() for m in re.finditer("\n", text)]
+    inputs = [digest(text), episodes, outside, [mark[:2] for mark in marks], mentions, lacunae, emends]
+    _, blank = renderer.fragment("text", inputs, functools.partial(_text, renderer, text, *inputs[1:]))
     paragraphs = []
-    for p0, p1 in zip([0, *(i + 1 for i in breaks)], [*breaks, len(text)], strict=True):
-        at = places[bisect.bisect_left(places, p0) : bisect.bisect_right(places, p1)]
-        lo = max(0, bisect.bisect_right(starts, p0) - 1)
-        # mentions and emends overlapping the paragraph; the mentions never overlap one another (``_mentions``)
-        spans = mentions[bisect.bisect_left(m_ends, p0) : bisect.bisect_right(m_starts, p1)]
-        html = _paragraph(
-            renderer,
-            text[p0:p1],
-            p0,
-            intervals[lo : bisect.bisect_left(starts, p1)],
-            [(x, inserts[x]) for x in at],
-            spans,
-            [(a, *x) for a, x in replaced.items() if a <= p1 and x[0] >= p0],
-        )
-        if html:
-            paragraphs.append(html)
+    for html, shown in blank:
+        values = {}
+        for k, i in enumerate(shown):
+            values[f"id{k}"], values[f"no{k}"] = marks[i][2], chinese_number(marks[i][3])
+        paragraphs.append(fill(html, values))
     return {
         "title": f"{w['siglum']} · {w['title']}",
         "lang": LANGS.get(w["script"], "zh"),
@@ -175,6 +138,64 @@ def _context(renderer: Renderer, w, text, episodes, outside, marks, mentions, la
     }
 
 
+def _text(renderer: Renderer, text, episodes, outside, places, mentions, lacunae, emends) -> list[tuple[str, list]]:
+    """The text as paragraphs (its lines), each cut into runs (an episode row's segment, text outside the episodes,
+    or the gaps between), each run into pieces: plain text, a register mention (a link to its entry), a note's
+    numbered mark (``places``: each mark's place and its words' start, in the notes' reading order), a lacuna, the
+    words the edition adopts in place of the witness's (``emends``). Each paragraph is rendered with stand-ins for
+    its marks' ids and numbers (``_paragraph``), and comes with the marks it shows.
+
+    Kept in the cache under all it is made from but the marks' ids and numbers: after an edit, the pages of the
+    witnesses whose text and marks' places it leaves as they were fill their paragraphs in without cutting their
+    text again (a note added anywhere renumbers the marks of every page that lists a later note)."""
+    runs: list[tuple[int, int, str, dict[str, Any] | None, bool]] = []  # (start, end, kind, row link, moved)
+    for ep_id, title, rows in episodes:
+        href = url(episode_page(ep_id), 2)
+        for i, segs in rows:
+            ref = {"href": f"{href}#r{i}", "title": title, "row": i}
+            runs.extend((a, b, "run", ref if j == 0 or moved else None, moved) for j, (a, b, moved) in enumerate(segs))
+    runs.extend((a, b, "outside", None, False) for a, b in outside)
+    runs.sort(key=lambda r: (r[0], r[1]))
+    intervals, pos = [], 0
+    for run in runs:
+        if run[0] > pos:
+            intervals.append((pos, run[0], "text", None, False))
+        intervals.append(run)
+        pos = run[1]
+    if pos < len(text):
+        intervals.append((pos, len(text), "text", None, False))
+    # What stands at a place between characters: the marks of notes on the words before it, a lacuna, then the
+    # marks of notes on the place itself (the lacuna's note after its sign). A mark's piece holds its index.
+    placed: list[tuple[int, int, int, dict[str, Any]]] = [(x["at"], 1, 0, {**_PIECE, "lacuna": x}) for x in lacunae]
+    placed += [(at, 0 if start < at else 2, i + 1, {**_PIECE, "mark": i}) for i, (at, start) in enumerate(places)]
+    placed += [(a, -1, 0, _adopted(renderer, new, was)) for a, b, new, was in emends if a == b]  # words 原脫
+    inserts: dict[int, list[dict[str, Any]]] = {}
+    for at, *_, item in sorted(placed, key=lambda x: x[:3]):
+        inserts.setdefault(at, []).append(item)
+    replaced = {a: (b, new, was) for a, b, new, was in emends if a < b}
+    positions, starts = sorted(inserts), [r[0] for r in intervals]
+    m_starts, m_ends = [m[0] for m in mentions], [m[1] for m in mentions]
+    breaks = [m.start() for m in re.finditer("\n", text)]
+    paragraphs = []
+    for p0, p1 in zip([0, *(i + 1 for i in breaks)], [*breaks, len(text)], strict=True):
+        at = positions[bisect.bisect_left(positions, p0) : bisect.bisect_right(positions, p1)]
+        lo = max(0, bisect.bisect_right(starts, p0) - 1)
+        # mentions and emends overlapping the paragraph; the mentions never overlap one another (``_mentions``)
+        spans = mentions[bisect.bisect_left(m_ends, p0) : bisect.bisect_right(m_starts, p1)]
+        html, shown = _paragraph(
+            renderer,
+            text[p0:p1],
+            p0,
+            intervals[lo : bisect.bisect_left(starts, p1)],
+            [(x, inserts[x]) for x in at],
+            spans,
+            [(a, *x) for a, x in replaced.items() if a <= p1 and x[0] >= p0],
+        )
+        if html:
+            paragraphs.append((html, shown))
+    return paragraphs
+
+
 def _paragraph(
     renderer: Renderer,
     text: str,
@@ -183,27 +204,28 @@ def _paragraph(
     inserts: list[tuple[int, list[dict[str, Any]]]],
     mentions: list[list],
     replaced: list[tuple[int, int, str, str]],
-) -> str:
+) -> tuple[str, list[int]]:
     """A paragraph of the text (``text``, at offset ``p0`` of the witness's) rendered by the ``paragraph`` macro, or
     "" when it shows nothing. It is kept in the cache under exactly what it is made from: its text and offset, the
     runs (``intervals``), inserted pieces, mentions and adopted words that reach into it, but not its marks' ids
     and numbers (a note added before them renumbers them, and a witness at 10 x 50k has some 500 paragraphs): the
     marks are rendered as stand-ins and filled in after, so a rebuild renders again only the paragraphs an edit
-    reaches, without cutting the others into pieces."""
-    marks: dict[str, str] = {}
+    reaches, without cutting the others into pieces. Returns the HTML and the marks it shows (their indexes among
+    the page's marks, which a mark piece holds)."""
+    shown: list[int] = []
     blank = []
     for at, items in inserts:
         pieces = []
         for piece in items:
-            if piece["mark"]:
-                k = len(marks) // 2
-                marks |= {f"id{k}": piece["mark"]["id"], f"no{k}": piece["mark"]["no"]}
+            if piece["mark"] is not None:
+                k = len(shown)
+                shown.append(piece["mark"])
                 piece = {**piece, "mark": {"id": stand_in(f"id{k}"), "no": stand_in(f"no{k}")}}
             pieces.append(piece)
         blank.append((at, pieces))
     inputs = (text, p0, intervals, blank, mentions, replaced)
     _, html = renderer.fragment("paragraph", inputs, lambda: _paragraph_html(renderer, *inputs))
-    return fill(html, marks) if html else ""
+    return html, shown
 
 
 def _paragraph_html(
