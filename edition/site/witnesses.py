@@ -56,10 +56,10 @@ def render_witness(renderer: Renderer, site: Site, w: WitnessJson, index: int, t
     )
     emends = _emends(quoting, s)
     base = family["base"] == s and len(family["members"]) > 1
-    inputs = [w, index, digest(text), episodes, outside, marks, mentions, lacunae, members, base, notes_key, emends]
-    context = functools.partial(
-        _context, renderer, w, text, episodes, outside, marks, mentions, lacunae, members, base, listed, emends
-    )
+    made_of = [digest(text), episodes, outside, [mark[:2] for mark in marks], mentions, lacunae, emends]
+    text_key, paragraphs = renderer.fragment("text", made_of, functools.partial(_text, renderer, text, *made_of[1:]))
+    inputs = [w, index, text_key, [mark[2] for mark in marks], members, base, notes_key]
+    context = functools.partial(_context, renderer, w, text, episodes, marks, paragraphs, members, base, listed)
     return renderer.page(witness_page(s, index), inputs, context, "witness.md.jinja", ("paragraphs", "notes"))
 
 
@@ -97,7 +97,7 @@ def chinese_number(n: int) -> str:
     return f"〔{digits[hundreds]}百{tail}〕" if hundreds < 10 else f"〔{n}〕"
 
 
-def _context(renderer: Renderer, w, text, episodes, outside, marks, mentions, lacunae, members, base, listed, emends):
+def _context(renderer: Renderer, w, text, episodes, marks, blank, members, base, listed):
     """What the template prints, made only when the page is not in the cache: the text's paragraphs (``_text``) with
     their marks' ids and numbers filled in."""
     listed_episodes = [
@@ -108,8 +108,6 @@ def _context(renderer: Renderer, w, text, episodes, outside, marks, mentions, la
         }
         for ep_id, title, rows in episodes
     ]
-    inputs = [digest(text), episodes, outside, [mark[:2] for mark in marks], mentions, lacunae, emends]
-    _, blank = renderer.fragment("text", inputs, functools.partial(_text, renderer, text, *inputs[1:]))
     paragraphs = []
     for html, shown in blank:
         values = {}
@@ -147,7 +145,8 @@ def _text(renderer: Renderer, text, episodes, outside, places, mentions, lacunae
 
     Kept in the cache under all it is made from but the marks' ids and numbers: after an edit, the pages of the
     witnesses whose text and marks' places it leaves as they were fill their paragraphs in without cutting their
-    text again (a note added anywhere renumbers the marks of every page that lists a later note)."""
+    text again (a note added anywhere renumbers the marks of every page that lists a later note). Its key stands
+    for all that in the page's."""
     runs: list[tuple[int, int, str, dict[str, Any] | None, bool]] = []  # (start, end, kind, row link, moved)
     for ep_id, title, rows in episodes:
         href = url(episode_page(ep_id), 2)
