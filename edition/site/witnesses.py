@@ -65,6 +65,7 @@ def render_witness(renderer: Renderer, site: Site, w: WitnessJson, index: int, t
 
 _PIECE = {"text": "", "t": None, "s": None, "reg": None, "mark": None, "lacuna": None, "was": None}  # a piece of a
 # reading text; ``was``: what the witness reads where the edition adopts another reading (the piece shows that)
+_MARK = "mark"  # a mark inserted in a paragraph, as its key holds it: its piece is made with stand-ins when rendered
 
 
 def _emends(quoting: list[tuple[int, int, int, NoteJson]], siglum: str) -> list[tuple[int, int, str, str]]:
@@ -211,17 +212,8 @@ def _paragraph(
     marks are rendered as stand-ins and filled in after, so a rebuild renders again only the paragraphs an edit
     reaches, without cutting the others into pieces. Returns the HTML and the marks it shows (their indexes among
     the page's marks, which a mark piece holds)."""
-    shown: list[int] = []
-    blank = []
-    for at, items in inserts:
-        pieces = []
-        for piece in items:
-            if piece["mark"] is not None:
-                k = len(shown)
-                shown.append(piece["mark"])
-                piece = {**piece, "mark": {"id": stand_in(f"id{k}"), "no": stand_in(f"no{k}")}}
-            pieces.append(piece)
-        blank.append((at, pieces))
+    shown = [piece["mark"] for _, items in inserts for piece in items if piece["mark"] is not None]
+    blank = [(at, [_MARK if piece["mark"] is not None else piece for piece in items]) for at, items in inserts]
     inputs = (text, p0, intervals, blank, mentions, replaced)
     _, html = renderer.fragment("paragraph", inputs, lambda: _paragraph_html(renderer, *inputs))
     return html, shown
@@ -246,6 +238,7 @@ def _paragraph_html(
     cuts = {p0, p1, *inserted, *starts, *(x for m in mentions for x in m[:2]), *(x for e in replaced for x in e[:2])}
     parts: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
+    marks = itertools.count()
 
     def part(interval) -> dict[str, Any]:
         a, _, kind, *_ = interval
@@ -254,6 +247,9 @@ def _paragraph_html(
     def insert(at: int) -> None:
         nonlocal current
         for item in inserted.get(at, []):
+            if item == _MARK:  # the k-th mark of the paragraph, its id and number filled in after
+                k = next(marks)
+                item = {**_PIECE, "mark": {"id": stand_in(f"id{k}"), "no": stand_in(f"no{k}")}}
             if current is None:
                 current = {**part((at, at, "text", None, False)), "interval": -1}
                 parts.append(current)
