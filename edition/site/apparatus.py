@@ -14,8 +14,9 @@ from ..engine.exported import NoteJson
 from .editor_notes import editor_html, editor_markdown
 from .labels import KIND_LABELS, TAG_LABELS, emended
 from .notes import editor_fact, note_kind
+from .paths import episode_page, url
 from .site_index import Site
-from .templating import MACROS, Renderer, fill, stand_in
+from .templating import MACROS, TEMPLATES_DIGEST, Renderer, fill, put, stand_in
 
 LEMMA_MAX = 16  # a longer lemma is shown as its first and last characters; the table has it in full
 
@@ -46,18 +47,34 @@ def apparatus(
 
 
 def reading_apparatus(
-    renderer: Renderer, entries: list[tuple[NoteJson, str, dict, dict | None]], siglum: str
+    renderer: Renderer, site: Site, entries: list[tuple[NoteJson, str]], siglum: str
 ) -> tuple[str, tuple]:
-    """A reading text's 校勘記 (of witness ``siglum``): every note that quotes it, each ``(note, number, place, row)``
-    in reading order (``place`` the link back to its mark, ``row`` to its episode row or None), listed by the
-    ``notes`` macro as an episode's apparatus is, but all of them (異體 and 注文 too) and none said once for all
-    (下同): a citation such as "A 校勘記〔七〕" names one note. Returns the key's digest, and (count, html)."""
-    listed = [
-        {**_listed(note, no, place, _adopted_in(note, siglum)), "row": row, "again": {}}
-        for note, no, place, row in entries
-    ]
-    key, html = _notes_html(renderer, listed, "reading")
-    return key, (len(listed), html)
+    """A reading text's 校勘記 (of witness ``siglum``): every note that quotes it, each ``(note, number)`` in reading
+    order, linked back to its mark and to its episode row, listed by the ``notes`` macro as an episode's apparatus
+    is, but all of them (異體 and 注文 too) and none said once for all (下同): a citation such as "A 校勘記〔七〕"
+    names one note. Returns the key's digest, and (count, the list's markup in pieces, for ``Renderer.page``).
+
+    A note lists the same on every reading text that it quotes (a note quotes most witnesses at 10 x 50k) but one
+    that shows the reading it adopts: its item is made once per render for each of the two."""
+    items = []
+    for note, no in entries:
+        adopted = _adopted_in(note, siglum)
+        made = functools.partial(_reading_item, renderer, site, note, adopted)
+        key, html = renderer.once(("reading note", note["id"], adopted), made)
+        items.append((key, html, note["id"], no))
+    key, html = _list_html(renderer, items, "reading")
+    return key, (len(items), html)
+
+
+def _reading_item(renderer: Renderer, site: Site, note: NoteJson, adopted: bool) -> tuple[str, str]:
+    """A note's item in a reading text's 校勘記 (``_item``): its place is its mark in the text (the macro links back to
+    #m<id>), and it links to its episode row."""
+    place = {"mark": True, "label": "見文", "title": "回到本文中此處"}
+    row = None
+    if note["row"] in site.row_at:
+        ep, no = site.row_at[note["row"]]
+        row = {"href": f"{url(episode_page(ep['id']), 2)}#r{no}", "label": f"{ep['title']} {no}"}
+    return _item(renderer, {**_listed(note, "", place, adopted), "row": row, "again": {}})
 
 
 def _adopted_in(note: NoteJson, siglum: str) -> bool:
@@ -126,22 +143,46 @@ def _listed(note: NoteJson, number: str, place: dict[str, Any], reading: bool = 
     return data
 
 
-def _notes_html(renderer: Renderer, listed: list[dict[str, Any]], name: str) -> tuple[str, str]:
-    """One list of a page's notes, and its key's digest: each note rendered apart by the ``note`` macro and kept in
-    the cache without its id and number (a note added or dropped renumbers every later one on its page, and a
-    reading text lists thousands at 10 x 50k: only the new one is rendered), then listed by the ``notes`` macro.
-    The list is keyed by its notes' keys, ids and numbers: the notes' data is made into a key once, not twice
-    (a tenth of a rebuild's render at 10 x 50k)."""
-    notes = []
-    for n in listed:
-        blank = {**n, "id": stand_in("id"), "no": stand_in("no")}
-        key, html = renderer.fragment("note", blank, functools.partial(_note_html, blank))
-        notes.append((key, n["id"], n["no"], html))
+def _notes_html(renderer: Renderer, listed: list[dict[str, Any]], name: str) -> tuple[str, list[str]]:
+    """One list of a page's notes (``_list_html``) from each note's data (``_listed``), and its key's digest."""
+    return _list_html(renderer, [(*_item(renderer, n), n["id"], n["no"]) for n in listed], name)
 
-    def render() -> str:
-        return MACROS.notes([fill(html, {"id": nid, "no": no}) for _, nid, no, html in notes], name)
 
-    return renderer.fragment(name, [note[:3] for note in notes], render)
+def _item(renderer: Renderer, n: dict[str, Any]) -> tuple[str, str]:
+    """One note rendered apart by the ``note`` macro, and its key's digest: kept in the cache without its id and
+    number (a note added or dropped renumbers every later one on its page, and a reading text lists thousands at
+    10 x 50k: only the new one is rendered)."""
+    blank = {**n, "id": stand_in("id"), "no": stand_in("no")}
+    return renderer.fragment("note", blank, functools.partial(_note_html, blank))
+
+
+def _list_html(renderer: Renderer, items: list[tuple[str, str, str, str]], name: str) -> tuple[str, list[str]]:
+    """One list of a page's notes, each ``(key's digest, html with stand-ins, id, number)`` (``_item``), listed by
+    the ``notes`` macro with their ids and numbers filled in, and its key's digest. The list is keyed by its notes'
+    keys, ids and numbers: the notes' data is made into a key once, not twice (a tenth of a rebuild's render at
+    10 x 50k)."""
+
+    def render() -> list[str]:
+        blocks = [items[i : i + _BLOCK] for i in range(0, len(items), _BLOCK)]
+        listed = [renderer.cache.get(_block_key(block), functools.partial(_filled, block)) for block in blocks]
+        return put(MACROS.notes([stand_in("items")], name), {"items": listed})
+
+    return renderer.fragment(name, [(key, nid, no) for key, _, nid, no in items], render)
+
+
+_BLOCK = 64  # notes of a list filled in together, and kept so
+
+
+def _block_key(block: list[tuple[str, str, str, str]]) -> tuple:
+    """A block of a list's notes is made of their keys, ids and numbers (and the templates, in the keys)."""
+    return ("site-notes-block", TEMPLATES_DIGEST, tuple((key, nid, no) for key, _, nid, no in block))
+
+
+def _filled(block: list[tuple[str, str, str, str]]) -> str:
+    """A block of a list's notes, their ids and numbers filled in, as one string: kept in the cache, so a page whose
+    notes are not renumbered fills only the blocks of the notes an edit changes (a reading text lists 4,000 notes
+    at 10 x 50k, and is listed again whenever one of them changes)."""
+    return "".join(fill(html, {"id": nid, "no": no}) for _, html, nid, no in block)
 
 
 def _note_html(n: dict[str, Any]) -> str:

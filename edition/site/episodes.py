@@ -28,7 +28,7 @@ def render_episode(renderer: Renderer, site: Site, ep: EpisodeJson, k: int) -> s
     head, rows, (notes_keys, lists) = _episode(renderer, site, ep, k)
     inputs = [head, [key for key, _ in rows], notes_keys]
     context = {**head, "rows": [row for _, row in rows], **lists}
-    return renderer.page(episode_page(ep["id"]), inputs, lambda: context, "episode.md.jinja")
+    return renderer.page(episode_page(ep["id"]), inputs, lambda: context, "episode.md.jinja", ("notes", "forms"))
 
 
 def _episode(renderer: Renderer, site: Site, ep: EpisodeJson, k: int) -> tuple[dict, list, tuple]:

@@ -12,10 +12,12 @@ One module per page kind: ``overview``, ``conventions`` (凡例), ``episodes``, 
 shared pieces: ``site_index`` (the export indexed for the pages), ``notes`` and ``apparatus`` (what a note
 marks and how a page lists it), ``text_pieces`` (witness text as marked pieces), ``paths`` and ``labels``.
 
-Pure functions: the same export gives byte-identical pages. Each page, and each row of an episode's table, is
-kept in the cache passed in (``mkdocs serve`` passes one that lives across rebuilds), keyed by a digest of
-exactly what it is made from and of the templates, so after an edit to one witness only the pages and rows
-whose input changed are rendered again; script conversions are cached too (``script_forms``).
+Pure functions: the same export gives byte-identical pages. Each page, and each piece of one (a row of an episode's
+table, a note of an apparatus, a paragraph of a reading text, a register entry), is kept in the cache passed in
+(``mkdocs serve`` passes one that lives across rebuilds), keyed by a digest of exactly what it is made from and of
+the templates, so after an edit to one witness only the pieces whose input changed are rendered again. What a note
+added anywhere changes on every page -- the notes' ids and numbers -- is left out of the pieces as stand-ins and
+filled in as the page is put together (``templating.fill``); script conversions are cached too (``script_forms``).
 """
 
 from __future__ import annotations

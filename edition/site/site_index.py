@@ -69,6 +69,7 @@ class Site:
         self.first, self.again = series(self.by_episode.values())
         self.variance = Variance(export, lambda text: forms.forms(text)[1])
         self.mentions = _mentions(export)
+        self._quoting: dict[str, list[tuple[int, int, int, NoteJson]]] | None = None
         self.normaliser = Normaliser(variants if variants is not None else load_variants([engine_data(VARIANTS)]))
 
     def folding(self, texts: Iterable[str]) -> tuple[str, str]:
@@ -93,21 +94,22 @@ class Site:
     def quoting(self, siglum: str) -> list[tuple[int, int, int, NoteJson]]:
         """Every note that quotes a witness's text, in its reading order: ``(at, start, order, note)``, ``at``
         the place its numbered mark stands (right after the words it concerns; where a lacuna's lemma, the
-        text the copy lacks, begins), ``start``-``end`` the words (a lemma, else the reading that cites it)."""
-        out = []
-        for note in self.export["notes"]:
-            lemma = note["lemma"]
-            if lemma and lemma["siglum"] == siglum:
-                start, end = lemma["start"], lemma["end"]
-                at = start if note["type"] == "lacuna" else end
-            else:
-                where = [r["spans"][siglum] for r in note["readings"] if siglum in r["spans"]]
-                if not where:
-                    continue
-                start, end = where[0]
-                at = end
-            out.append((at, start, self.order[note["id"]], note))
-        return sorted(out, key=lambda x: x[:3])
+        text the copy lacks, begins), ``start``-``end`` the words (a lemma, else the reading that cites it).
+        Every witness's are found in one pass over the notes, the first time one is asked for."""
+        if self._quoting is None:
+            self._quoting = {w["siglum"]: [] for w in self.witnesses}
+            for note in self.export["notes"]:
+                lemma, k = note["lemma"], self.order[note["id"]]
+                quoted = {}
+                if lemma:
+                    start, end = lemma["start"], lemma["end"]
+                    quoted[lemma["siglum"]] = (start if note["type"] == "lacuna" else end, start, k, note)
+                for r in note["readings"]:
+                    for s, (start, end) in r["spans"].items():
+                        quoted.setdefault(s, (end, start, k, note))  # a witness's first reading that cites it
+                for s, entry in quoted.items():
+                    self._quoting.setdefault(s, []).append(entry)
+        return sorted(self._quoting.get(siglum, []), key=lambda x: x[:3])
 
     def listed(self, notes: list[NoteJson], forms: bool = False) -> list[NoteJson]:
         """The notes a page lists in its apparatus, or (``forms``) in its table of variant forms and missing

@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
+import re
 from typing import Any
 
 from ..engine.cache import digest
@@ -50,31 +51,21 @@ def render_witness(renderer: Renderer, site: Site, w: WitnessJson, index: int, t
     register = url("register.md", 2)
     mentions = [[a, b, f"{register}#{e}", name] for a, b, e, name in site.mentions.get(s, [])]
 
-    def place(note: NoteJson) -> dict[str, Any]:
-        return {"mark": True, "label": "見文", "title": "回到本文中此處"}  # the macro links to #m<id>
-
-    def row(note: NoteJson) -> dict[str, Any] | None:
-        if note["row"] not in site.row_at:
-            return None
-        ep, no = site.row_at[note["row"]]
-        return {"href": f"{url(episode_page(ep['id']), 2)}#r{no}", "label": f"{ep['title']} {no}"}
-
     notes_key, listed = reading_apparatus(
-        renderer,
-        [(note, chinese_number(numbers[note["id"]]), place(note), row(note)) for *_, note in quoting],
-        s,
+        renderer, site, [(note, chinese_number(numbers[note["id"]])) for *_, note in quoting], s
     )
     emends = _emends(quoting, s)
     base = family["base"] == s and len(family["members"]) > 1
-    inputs = [w, index, digest(text), episodes, outside, marks, mentions, lacunae, members, base, notes_key, emends]
-    context = functools.partial(
-        _context, renderer, w, text, episodes, outside, marks, mentions, lacunae, members, base, listed, emends
-    )
-    return renderer.page(witness_page(s, index), inputs, context, "witness.md.jinja")
+    made_of = [digest(text), episodes, outside, [mark[:2] for mark in marks], mentions, lacunae, emends]
+    text_key, paragraphs = renderer.fragment("text", made_of, functools.partial(_text, renderer, text, *made_of[1:]))
+    inputs = [w, index, text_key, [mark[2] for mark in marks], members, base, notes_key]
+    context = functools.partial(_context, renderer, w, text, episodes, marks, paragraphs, members, base, listed)
+    return renderer.page(witness_page(s, index), inputs, context, "witness.md.jinja", ("paragraphs", "notes"))
 
 
 _PIECE = {"text": "", "t": None, "s": None, "reg": None, "mark": None, "lacuna": None, "was": None}  # a piece of a
 # reading text; ``was``: what the witness reads where the edition adopts another reading (the piece shows that)
+_MARK = "mark"  # a mark inserted in a paragraph, as its key holds it: its piece is made with stand-ins when rendered
 
 
 def _emends(quoting: list[tuple[int, int, int, NoteJson]], siglum: str) -> list[tuple[int, int, str, str]]:
@@ -89,8 +80,10 @@ def _emends(quoting: list[tuple[int, int, int, NoteJson]], siglum: str) -> list[
     return sorted(set(out))
 
 
+@functools.cache
 def chinese_number(n: int) -> str:
-    """A note's number as a 點校本 prints it: 〔一〕, 〔十二〕, 〔一百零五〕."""
+    """A note's number as a 點校本 prints it: 〔一〕, 〔十二〕, 〔一百零五〕 (each made once: its marks and its 校勘記
+    print it on every page)."""
     digits = "零一二三四五六七八九"
 
     def below_100(k: int, lead: bool) -> str:
@@ -105,93 +98,23 @@ def chinese_number(n: int) -> str:
     return f"〔{digits[hundreds]}百{tail}〕" if hundreds < 10 else f"〔{n}〕"
 
 
-def _context(renderer: Renderer, w, text, episodes, outside, marks, mentions, lacunae, members, base, listed, emends):
-    """What the template prints, made only when the page is not in the cache: the text as paragraphs (its lines),
-    each cut into runs (an episode row's segment, text outside the episodes, or the gaps between), each run into
-    pieces: plain text, a register mention (a link to its entry), a note's numbered mark, a lacuna, the words the
-    edition adopts in place of the witness's (``emends``)."""
-    runs: list[tuple[int, int, str, dict[str, Any] | None, bool]] = []  # (start, end, kind, row link, moved)
-    listed_episodes = []
-    for ep_id, title, rows in episodes:
-        href = url(episode_page(ep_id), 2)
-        for i, segs in rows:
-            ref = {"href": f"{href}#r{i}", "title": title, "row": i}
-            runs.extend((a, b, "run", ref if j == 0 or moved else None, moved) for j, (a, b, moved) in enumerate(segs))
-        amount = sum(chars(text[a:b]) for _, segs in rows for a, b, _ in segs)
-        listed_episodes.append({"title": title, "href": href, "chars": amount})
-    runs.extend((a, b, "outside", None, False) for a, b in outside)
-    runs.sort(key=lambda r: (r[0], r[1]))
-    intervals, pos = [], 0
-    for run in runs:
-        if run[0] > pos:
-            intervals.append((pos, run[0], "text", None, False))
-        intervals.append(run)
-        pos = run[1]
-    if pos < len(text):
-        intervals.append((pos, len(text), "text", None, False))
-    # What stands at a place between characters: the marks of notes on the words before it, a lacuna, then the
-    # marks of notes on the place itself (the lacuna's note after its sign)
-    placed: list[tuple[int, int, int, dict[str, Any]]] = [(x["at"], 1, 0, {**_PIECE, "lacuna": x}) for x in lacunae]
-    placed += [
-        (at, 0 if start < at else 2, k, {**_PIECE, "mark": {"id": nid, "no": chinese_number(k)}})
-        for at, start, nid, k in marks
+def _context(renderer: Renderer, w, text, episodes, marks, blank, members, base, listed):
+    """What the template prints, made only when the page is not in the cache: the text's paragraphs (``_text``) with
+    their marks' ids and numbers filled in."""
+    listed_episodes = [
+        {
+            "title": title,
+            "href": url(episode_page(ep_id), 2),
+            "chars": sum(chars(text[a:b]) for _, segs in rows for a, b, _ in segs),
+        }
+        for ep_id, title, rows in episodes
     ]
-    placed += [(a, -1, 0, _adopted(renderer, new, was)) for a, b, new, was in emends if a == b]  # words 原脫
-    inserts: dict[int, list[dict[str, Any]]] = {}
-    for at, *_, item in sorted(placed, key=lambda x: x[:3]):
-        inserts.setdefault(at, []).append(item)
-    replaced = {a: (b, new, was) for a, b, new, was in emends if a < b}
-    cuts = {0, len(text), *inserts, *(r[0] for r in intervals), *(m[0] for m in mentions), *(m[1] for m in mentions)}
-    cuts.update(x for a, (b, _, _) in replaced.items() for x in (a, b))
-    inside = [(a, b) for a, (b, _, _) in replaced.items()]
-    cuts.update(i for i, c in enumerate(text) if c == "\n")
-    cuts.update(i + 1 for i, c in enumerate(text) if c == "\n")
-    starts = [r[0] for r in intervals]
-    m_starts = [m[0] for m in mentions]
-    paragraphs: list[list[dict[str, Any]]] = [[]]
-    current: dict[str, Any] | None = None
-
-    def part(interval) -> dict[str, Any]:
-        a, _, kind, *_ = interval
-        return {"kind": kind, "interval": a, "ref": None, "moved": False, "anchor": None, "pieces": []}
-
-    def insert(at: int) -> None:
-        nonlocal current
-        for item in inserts.get(at, []):
-            if current is None:
-                current = {**part((at, at, "text", None, False)), "interval": -1}
-                paragraphs[-1].append(current)
-            current["pieces"].append(item)
-
-    cut_list = sorted(cuts)
-    for x, y in itertools.pairwise(cut_list):
-        insert(x)
-        chunk = text[x:y]
-        if chunk == "\n":
-            paragraphs.append([])
-            current = None
-            continue
-        interval = intervals[bisect.bisect_right(starts, x) - 1]
-        if current is None or current["interval"] != interval[0]:
-            current = part(interval)
-            if x == interval[0]:
-                current.update(anchor=f"o{x}" if interval[2] != "text" else None, ref=interval[3], moved=interval[4])
-            paragraphs[-1].append(current)
-        k = bisect.bisect_right(m_starts, x) - 1
-        mention = mentions[k] if k >= 0 and mentions[k][0] <= x < mentions[k][1] else None
-        if x in replaced:  # the adopted words stand for the whole stretch the witness reads otherwise
-            current["pieces"].append(_adopted(renderer, replaced[x][1], replaced[x][2]))
-            continue
-        if any(a < x < b for a, b in inside):
-            continue
-        t, s = renderer.forms.forms(chunk)
-        piece = {**_PIECE, "text": chunk, "t": None if t == s == chunk else t, "s": None if t == s == chunk else s}
-        if mention:
-            # the register links to a mention outside the episodes itself (#g<start>), to the others' rows
-            anchor = f"g{x}" if x == mention[0] and current["kind"] != "run" else None
-            piece["reg"] = {"href": mention[2], "name": mention[3], "id": anchor}
-        current["pieces"].append(piece)
-    insert(len(text))
+    paragraphs = []
+    for html, shown in blank:
+        values = {}
+        for k, i in enumerate(shown):
+            values[f"id{k}"], values[f"no{k}"] = marks[i][2], chinese_number(marks[i][3])
+        paragraphs.append(fill(html, values))
     return {
         "title": f"{w['siglum']} · {w['title']}",
         "lang": LANGS.get(w["script"], "zh"),
@@ -207,30 +130,158 @@ def _context(renderer: Renderer, w, text, episodes, outside, marks, mentions, la
         "members": members,
         "base": base,
         "episodes": listed_episodes,
-        "paragraphs": [_paragraph(renderer, p) for p in paragraphs if any(x["pieces"] for x in p)],
-        "alt": other_script(renderer.forms, text),
+        "paragraphs": paragraphs,
+        "alt": renderer.fragment("alt", digest(text), lambda: other_script(renderer.forms, text))[1],
         "notes": listed[1],
         "notes_count": listed[0],
     }
 
 
-def _paragraph(renderer: Renderer, parts: list[dict[str, Any]]) -> str:
-    """A paragraph rendered by the ``paragraph`` macro, kept in the cache without its marks' ids and numbers (a note
-    added before them renumbers them, and a witness at 10 x 50k has some 500 paragraphs): its marks are rendered as
-    stand-ins and filled in after. The offset each part was cut from (``interval``) is not printed."""
-    marks: dict[str, str] = {}
-    blank = []
-    for part in parts:
-        pieces = []
-        for piece in part["pieces"]:
-            if piece["mark"]:
-                k = len(marks) // 2
-                marks |= {f"id{k}": piece["mark"]["id"], f"no{k}": piece["mark"]["no"]}
-                piece = {**piece, "mark": {"id": stand_in(f"id{k}"), "no": stand_in(f"no{k}")}}
-            pieces.append(piece)
-        blank.append({**{key: v for key, v in part.items() if key != "interval"}, "pieces": pieces})
-    _, html = renderer.fragment("paragraph", blank, lambda: MACROS.paragraph(blank))
-    return fill(html, marks)
+def _text(renderer: Renderer, text, episodes, outside, places, mentions, lacunae, emends) -> list[tuple[str, list]]:
+    """The text as paragraphs (its lines), each cut into runs (an episode row's segment, text outside the episodes,
+    or the gaps between), each run into pieces: plain text, a register mention (a link to its entry), a note's
+    numbered mark (``places``: each mark's place and its words' start, in the notes' reading order), a lacuna, the
+    words the edition adopts in place of the witness's (``emends``). Each paragraph is rendered with stand-ins for
+    its marks' ids and numbers (``_paragraph``), and comes with the marks it shows.
+
+    Kept in the cache under all it is made from but the marks' ids and numbers: after an edit, the pages of the
+    witnesses whose text and marks' places it leaves as they were fill their paragraphs in without cutting their
+    text again (a note added anywhere renumbers the marks of every page that lists a later note). Its key stands
+    for all that in the page's."""
+    runs: list[tuple[int, int, str, dict[str, Any] | None, bool]] = []  # (start, end, kind, row link, moved)
+    for ep_id, title, rows in episodes:
+        href = url(episode_page(ep_id), 2)
+        for i, segs in rows:
+            ref = {"href": f"{href}#r{i}", "title": title, "row": i}
+            runs.extend((a, b, "run", ref if j == 0 or moved else None, moved) for j, (a, b, moved) in enumerate(segs))
+    runs.extend((a, b, "outside", None, False) for a, b in outside)
+    runs.sort(key=lambda r: (r[0], r[1]))
+    intervals, pos = [], 0
+    for run in runs:
+        if run[0] > pos:
+            intervals.append((pos, run[0], "text", None, False))
+        intervals.append(run)
+        pos = run[1]
+    if pos < len(text):
+        intervals.append((pos, len(text), "text", None, False))
+    # What stands at a place between characters: the marks of notes on the words before it, a lacuna, then the
+    # marks of notes on the place itself (the lacuna's note after its sign). A mark's piece holds its index.
+    placed: list[tuple[int, int, int, dict[str, Any]]] = [(x["at"], 1, 0, {**_PIECE, "lacuna": x}) for x in lacunae]
+    placed += [(at, 0 if start < at else 2, i + 1, {**_PIECE, "mark": i}) for i, (at, start) in enumerate(places)]
+    placed += [(a, -1, 0, _adopted(renderer, new, was)) for a, b, new, was in emends if a == b]  # words 原脫
+    inserts: dict[int, list[dict[str, Any]]] = {}
+    for at, *_, item in sorted(placed, key=lambda x: x[:3]):
+        inserts.setdefault(at, []).append(item)
+    replaced = {a: (b, new, was) for a, b, new, was in emends if a < b}
+    positions, starts = sorted(inserts), [r[0] for r in intervals]
+    m_starts, m_ends = [m[0] for m in mentions], [m[1] for m in mentions]
+    breaks = [m.start() for m in re.finditer("\n", text)]
+    paragraphs = []
+    for p0, p1 in zip([0, *(i + 1 for i in breaks)], [*breaks, len(text)], strict=True):
+        at = positions[bisect.bisect_left(positions, p0) : bisect.bisect_right(positions, p1)]
+        lo = max(0, bisect.bisect_right(starts, p0) - 1)
+        # mentions and emends overlapping the paragraph; the mentions never overlap one another (``_mentions``)
+        spans = mentions[bisect.bisect_left(m_ends, p0) : bisect.bisect_right(m_starts, p1)]
+        html, shown = _paragraph(
+            renderer,
+            text[p0:p1],
+            p0,
+            intervals[lo : bisect.bisect_left(starts, p1)],
+            [(x, inserts[x]) for x in at],
+            spans,
+            [(a, *x) for a, x in replaced.items() if a <= p1 and x[0] >= p0],
+        )
+        if html:
+            paragraphs.append((html, shown))
+    return paragraphs
+
+
+def _paragraph(
+    renderer: Renderer,
+    text: str,
+    p0: int,
+    intervals: list[tuple],
+    inserts: list[tuple[int, list[dict[str, Any]]]],
+    mentions: list[list],
+    replaced: list[tuple[int, int, str, str]],
+) -> tuple[str, list[int]]:
+    """A paragraph of the text (``text``, at offset ``p0`` of the witness's) rendered by the ``paragraph`` macro, or
+    "" when it shows nothing. It is kept in the cache under exactly what it is made from: its text and offset, the
+    runs (``intervals``), inserted pieces, mentions and adopted words that reach into it, but not its marks' ids
+    and numbers (a note added before them renumbers them, and a witness at 10 x 50k has some 500 paragraphs): the
+    marks are rendered as stand-ins and filled in after, so a rebuild renders again only the paragraphs an edit
+    reaches, without cutting the others into pieces. Returns the HTML and the marks it shows (their indexes among
+    the page's marks, which a mark piece holds)."""
+    shown = [piece["mark"] for _, items in inserts for piece in items if piece["mark"] is not None]
+    blank = [(at, [_MARK if piece["mark"] is not None else piece for piece in items]) for at, items in inserts]
+    inputs = (text, p0, intervals, blank, mentions, replaced)
+    _, html = renderer.fragment("paragraph", inputs, lambda: _paragraph_html(renderer, *inputs))
+    return html, shown
+
+
+def _paragraph_html(
+    renderer: Renderer,
+    text: str,
+    p0: int,
+    intervals: list[tuple],
+    inserts: list[tuple[int, list[dict[str, Any]]]],
+    mentions: list[list],
+    replaced: list[tuple[int, int, str, str]],
+) -> str:
+    """One paragraph cut into runs, each into pieces (see ``_context``), rendered by the ``paragraph`` macro; ""
+    when it has no piece. The offset each part was cut from (``interval``) is not printed."""
+    p1 = p0 + len(text)
+    inserted = dict(inserts)
+    adopted = {a: (b, new, was) for a, b, new, was in replaced}
+    starts = [r[0] for r in intervals]
+    m_starts = [m[0] for m in mentions]
+    cuts = {p0, p1, *inserted, *starts, *(x for m in mentions for x in m[:2]), *(x for e in replaced for x in e[:2])}
+    parts: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    marks = itertools.count()
+
+    def part(interval) -> dict[str, Any]:
+        a, _, kind, *_ = interval
+        return {"kind": kind, "interval": a, "ref": None, "moved": False, "anchor": None, "pieces": []}
+
+    def insert(at: int) -> None:
+        nonlocal current
+        for item in inserted.get(at, []):
+            if item == _MARK:  # the k-th mark of the paragraph, its id and number filled in after
+                k = next(marks)
+                item = {**_PIECE, "mark": {"id": stand_in(f"id{k}"), "no": stand_in(f"no{k}")}}
+            if current is None:
+                current = {**part((at, at, "text", None, False)), "interval": -1}
+                parts.append(current)
+            current["pieces"].append(item)
+
+    for x, y in itertools.pairwise(sorted(c for c in cuts if p0 <= c <= p1)):
+        insert(x)
+        interval = intervals[bisect.bisect_right(starts, x) - 1]
+        if current is None or current["interval"] != interval[0]:
+            current = part(interval)
+            if x == interval[0]:
+                current.update(anchor=f"o{x}" if interval[2] != "text" else None, ref=interval[3], moved=interval[4])
+            parts.append(current)
+        k = bisect.bisect_right(m_starts, x) - 1
+        mention = mentions[k] if k >= 0 and mentions[k][0] <= x < mentions[k][1] else None
+        if x in adopted:  # the adopted words stand for the whole stretch the witness reads otherwise
+            current["pieces"].append(_adopted(renderer, adopted[x][1], adopted[x][2]))
+            continue
+        if any(a < x < b for a, (b, _, _) in adopted.items()):
+            continue
+        chunk = text[x - p0 : y - p0]
+        t, s = renderer.forms.forms(chunk)
+        piece = {**_PIECE, "text": chunk, "t": None if t == s == chunk else t, "s": None if t == s == chunk else s}
+        if mention:
+            # the register links to a mention outside the episodes itself (#g<start>), to the others' rows
+            anchor = f"g{x}" if x == mention[0] and current["kind"] != "run" else None
+            piece["reg"] = {"href": mention[2], "name": mention[3], "id": anchor}
+        current["pieces"].append(piece)
+    insert(p1)
+    if not any(x["pieces"] for x in parts):
+        return ""
+    return MACROS.paragraph([{key: v for key, v in x.items() if key != "interval"} for x in parts])
 
 
 def _adopted(renderer: Renderer, new: str, was: str) -> dict[str, Any]:
