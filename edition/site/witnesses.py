@@ -215,21 +215,15 @@ def _paragraph(
     shown = [piece["mark"] for _, items in inserts for piece in items if piece["mark"] is not None]
     blank = [(at, [_MARK if piece["mark"] is not None else piece for piece in items]) for at, items in inserts]
     inputs = (text, p0, intervals, blank, mentions, replaced)
-    _, html = renderer.fragment("paragraph", inputs, lambda: _paragraph_html(renderer, *inputs))
+    _, html = renderer.fragment("paragraph", inputs, lambda: _paragraph_html(renderer, inputs))
     return html, shown
 
 
-def _paragraph_html(
-    renderer: Renderer,
-    text: str,
-    p0: int,
-    intervals: list[tuple],
-    inserts: list[tuple[int, list[dict[str, Any]]]],
-    mentions: list[list],
-    replaced: list[tuple[int, int, str, str]],
-) -> str:
-    """One paragraph cut into runs, each into pieces (see ``_context``), rendered by the ``paragraph`` macro; ""
-    when it has no piece. The offset each part was cut from (``interval``) is not printed."""
+def _paragraph_html(renderer: Renderer, inputs: tuple) -> str:
+    """One paragraph (``_paragraph``'s inputs, its marks blank) cut into runs, each into pieces (see ``_context``),
+    rendered by the ``paragraph`` macro; "" when it has no piece. The offset each part was cut from (``interval``)
+    is not printed."""
+    text, p0, intervals, inserts, mentions, replaced = inputs
     p1 = p0 + len(text)
     inserted = dict(inserts)
     adopted = {a: (b, new, was) for a, b, new, was in replaced}
