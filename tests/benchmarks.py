@@ -8,7 +8,8 @@
 The first table (medians over the runs, each run a fresh process; wall seconds, and CPU seconds, which other
 processes on a shared machine do not inflate, the engine's worker processes' included (``edition.engine.spread``:
 an edition's rows and collation run side by side on a machine with two CPUs); peak memory is the process's
-maximum resident set size, and in the second table its largest worker's apart):
+maximum resident set size (for "engine + export", read before the cold render of every page that follows it in
+the same process; the second table gives both), and in the second table its largest worker's apart):
 
 - ``python -m edition export`` of the seeds, cold: a new interpreter, imports included, the JSON written;
 - ``mkdocs build`` of the site from the seeds (wall), and its part in the edition hook;
@@ -108,6 +109,7 @@ def measure(folder: Path) -> dict[str, float]:
     to_json(export)
     t3 = time.perf_counter()
     c3 = time.process_time() + _children_cpu()
+    engine_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before the render's pages
     render_site(export, {w.siglum: w.text for w in edition.witnesses})
     t4 = time.perf_counter()
     out = {f"stage:{name}": seconds for name, seconds in edition.timings.items()}
@@ -120,6 +122,7 @@ def measure(folder: Path) -> dict[str, float]:
     if chars <= REBUILD_MAX_CHARS:
         rebuilt = _rebuild(folder)
         out["rebuild"], out["rebuild render"], out["rebuild cpu"], out["rebuild render cpu"] = rebuilt
+    out["engine_peak_mb"] = engine_peak
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out["workers_peak_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     out["chars"] = chars
@@ -339,13 +342,13 @@ def summary(exports, builds, rebuilds, results, serves) -> str:
     head = "| what | median s | median CPU s | runs | growth per doubling | peak RSS MB |"
     lines = [head, "|---|---|---|---|---|---|"]
 
-    def row(what: str, runs: list[dict[str, float]], key: str = "wall", cpu: str = "cpu", grows: str = "") -> None:
+    def row(what: str, runs: list[dict[str, float]], key="wall", cpu="cpu", grows="", peak="peak_mb") -> None:
         if not runs:
             lines.append(f"| {what} | not measured | | 0 | | |")
             return
         seconds = _median(runs, key)
         used = f"{_median(runs, cpu):.2f}" if cpu in runs[0] else ""
-        lines.append(f"| {what} | {seconds:.2f} | {used} | {len(runs)} | {grows} | {_median(runs, 'peak_mb'):.0f} |")
+        lines.append(f"| {what} | {seconds:.2f} | {used} | {len(runs)} | {grows} | {_median(runs, peak):.0f} |")
 
     row("`python -m edition export` (seeds, cold)", exports)
     row("`mkdocs build` (seeds)", builds)
@@ -362,7 +365,7 @@ def summary(exports, builds, rebuilds, results, serves) -> str:
     for size, runs in results.items():
         chars = f"{int(runs[0]['chars']):,} characters" if runs else ""
         factor = f"×{grown[size]:.2f}" if size in grown else ""
-        row(f"engine + export, {size} ({chars})", runs, "total", "total cpu", factor)
+        row(f"engine + export, {size} ({chars})", runs, "total", "total cpu", factor, "engine_peak_mb")
         if runs and "rebuild" in runs[0]:
             row(f"… its rebuild after one character (the hook's part), {size}", runs, "rebuild", "rebuild cpu")
             row(f"… of which the render, {size}", runs, "rebuild render", "rebuild render cpu")
@@ -377,7 +380,8 @@ def table(results: dict[str, list[dict[str, float]]]) -> str:
     stages = list(dict.fromkeys(k for runs in results.values() for r in runs for k in r if k.startswith("stage:")))
     stages.sort(key=lambda k: k == "stage:export")  # the engine's stages in their order, then the export
     head = ["size", "chars", "runs", "start-up", *(k.removeprefix("stage:") for k in stages), "total"]
-    head += ["render", "rebuild", "rebuild render", "peak RSS MB", "workers' peak MB", "rows", "notes"]
+    head += ["render", "rebuild", "rebuild render", "engine's peak MB", "peak RSS MB", "workers' peak MB"]
+    head += ["rows", "notes"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for size, runs in results.items():
         if not runs:
@@ -387,7 +391,7 @@ def table(results: dict[str, list[dict[str, float]]]) -> str:
         for key in ("start-up", *stages, "total", "render", "rebuild", "rebuild render"):
             value = statistics.median(r.get(key, float("nan")) for r in runs)
             cells.append("" if value != value else f"{value:.3f}")  # NaN: not measured at this size
-        cells += [f"{_median(runs, key):.0f}" for key in ("peak_mb", "workers_peak_mb")]
+        cells += [f"{_median(runs, key):.0f}" for key in ("engine_peak_mb", "peak_mb", "workers_peak_mb")]
         cells += [f"{int(runs[0]['rows_n'])}", f"{int(runs[0]['notes_n'])}"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

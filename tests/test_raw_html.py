@@ -28,6 +28,9 @@ CASES = {
     "a heading between": f"## 標題\n<div>{LONG}</div>\n## 又\n",
     "a code fence": f"```\n<div>{LONG}</div>\n```\n\n<div>{LONG}</div>\n",
     "a tag over two lines": f'<div class="a"\ntitle="b>c">{LONG}<span\n>乙</span></div>\n\n<p>{LONG} < </p>\n文\n',
+    "a bare less-than inside": f"<div>{LONG} 甲 < 乙 <span>丙</span></div>\n\n文\n",
+    "a less-than in a value": f'<div title="a<b">{LONG}</div>\n\n文\n',
+    "an ill-formed reference in a value": f'<div title="a&b">{LONG}</div>\n\n文\n',
     "a script after": f"<div>{LONG}</div>\n\n<script>var a = '<div>';</script>\n",
 }
 

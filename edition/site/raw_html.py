@@ -33,13 +33,15 @@ _STAND_IN = re.compile(f"<[a-z0-9-]+>{_MARK}([0-9]+){_END}</[a-z0-9-]+>")
 def element_end(md: Markdown, text: str, start: int) -> tuple[str, int] | None:
     """The tag and the end of the block-level element that opens at ``start`` (a line's start) of ``text``, when its
     tags show that it closes at the end of a line and closes nothing it did not open (see the module's docstring);
-    else None."""
+    else None.
+
+    The element's text outside its tags is checked once, when its end is found: no ``<`` but the tags' own (the
+    count of ``<`` in it is the count of tags: a stricter test, as one inside an attribute's value fails it too)
+    and no ill-formed character reference (anywhere in it, attribute values included: stricter again). A
+    stricter test only leaves more to the parser, whose output is the same."""
     tag = ""
     stack: list[str] = []
-    pos = start
-    for m in _TAG.finditer(text, start):
-        if text.find("<", pos, m.start()) >= 0 or _BAD_REFERENCE.search(text, pos, m.start()):
-            return None
+    for tags, m in enumerate(_TAG.finditer(text, start), 1):
         closing, opening, empty = m.groups()
         if not tag:  # the element's own tag
             tag = (opening or "").lower()
@@ -54,10 +56,13 @@ def element_end(md: Markdown, text: str, start: int) -> tuple[str, int] | None:
                 pass
             if not stack:
                 end = m.end()
-                return (tag, end) if end == len(text) or text[end] == "\n" else None
+                if end != len(text) and text[end] != "\n":
+                    return None
+                if text.count("<", start, end) != tags or _BAD_REFERENCE.search(text, start, end):
+                    return None
+                return tag, end
         elif not empty and opening.lower() != "hr":  # a self-closed tag and <hr> are stashed as they are, never opened
             stack.append(opening.lower())
-        pos = m.end()
     return None
 
 
