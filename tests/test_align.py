@@ -254,3 +254,54 @@ def test_a_copy_shares_the_row_of_its_bases_identical_words(editorial):
                     if seg.folded and len(home) == 1 and home[0] != k:
                         apart.append((ep.episode.id, k + 1, seg.text))
     assert apart == []
+
+
+def _seg(siglum: str, start: int, text: str) -> Segment:
+    return Segment(siglum, 0, start, start + len(text), text, text, 0)
+
+
+def test_a_cell_nothing_beside_it_supports_is_named_weak():
+    from edition.engine.align.support import weak_cells
+    from edition.engine.model import Row
+
+    rows = (
+        Row("e-1", {"A": (_seg("A", 0, "城主登城拜辭"),), "C": (_seg("C", 0, "城主登上城楼拜辞"),)}),
+        Row(
+            "e-2",
+            {"A": (_seg("A", 9, "賜縑百匹"),), "B": (_seg("B", 9, "賜縑百匹"),), "C": (_seg("C", 9, "大雪纷飞"),)},
+        ),
+        Row("e-3", {"C": (_seg("C", 20, "父子相见"),), "D": (_seg("D", 0, "甲"),)}),  # one letter: no evidence
+        Row("e-4", {"A": (_seg("A", 20, "班師還朝"),), "C": (_seg("C", 30, "诸军班師"),)}, {"C": 2}),
+        Row("e-5", {"A": (_seg("A", 30, "大軍班師"),)}),  # under C's cell from above, which shares 班師
+        Row("e-6", {"A": (_seg("A", 40, "渡遼水"),), "E": (_seg("E", 40, "太子迎驾"),)}),
+    )
+    family = {"A": "A", "B": "A", "C": "C", "D": "D", "E": "E"}.__getitem__
+    out = weak_cells(rows, family, lambda row: False)
+    assert [r.weak for r in out] == [(), ("A", "B", "C"), (), (), (), ("A", "E")]
+    assert [r.cells for r in out] == [r.cells for r in rows]  # nothing moved
+    vouched = weak_cells(rows, family, lambda row: row.id == "e-6")
+    assert vouched[5].weak == ()
+
+
+def test_the_seeds_weak_cells_share_no_pair_with_another_family_beside_them(seeds_edition):
+    family = {m: f.id for f in seeds_edition.families for m in f.members}
+    named = 0
+    for ep in seeds_edition.episodes:
+        rows = ep.rows
+        covers = {}  # (row index, siglum) -> the row indices its cell covers
+        for k, row in enumerate(rows):
+            for s in row.cells:
+                covers[(k, s)] = set(range(k, k + row.span.get(s, 1)))
+        for k, row in enumerate(rows):
+            for s, segs in row.cells.items():
+                mine = {x.folded[i : i + 2] for x in segs for i in range(len(x.folded) - 1)}
+                beside = [
+                    {y.folded[i : i + 2] for y in rows[j].cells[t] for i in range(len(y.folded) - 1)}
+                    for (j, t), rs in covers.items()
+                    if family[t] != family[s] and rs & covers[(k, s)]
+                ]
+                beside = [g for g in beside if g]  # a cell of one letter is no evidence
+                supported = any(mine & g for g in beside)
+                assert (s in row.weak) == bool(mine and beside and not supported), (row.id, s)
+                named += s in row.weak
+    assert named  # the seeds have such cells (A/B's thoughts beside the others' deeds)

@@ -156,6 +156,24 @@ def test_rowspans_cover_each_column_once_per_row(site, edition):
     assert spans == sum(len(r.get("span", {})) for ep in export["episodes"] for r in ep["rows"]) > 0
 
 
+def test_a_row_the_machine_is_unsure_of_is_marked_and_explained(site, edition):
+    """The export's ``weak`` cells: the row gets a "？" naming them, their cells are outlined; no other row is."""
+    export, _ = edition
+    marked = 0
+    for ep in export["episodes"]:
+        rows = table_rows(page(site, episode_page(ep["id"])))
+        for k, row in enumerate(ep["rows"]):
+            weak = row.get("weak", [])
+            outlined = re.findall(r'<td data-w="([^"]+)"[^>]*? class="ed-weak"', rows[k])
+            assert outlined == weak, row["id"]
+            assert ('class="ed-weak-mark"' in rows[k]) == bool(weak), row["id"]
+            if weak:
+                assert f"把握不大：{'、'.join(weak)} 此格" in rows[k]
+                marked += 1
+    assert marked  # the seeds have such rows
+    assert "程式對此行把握不大" in page(site, "conventions.md")
+
+
 def test_cells_carry_the_language_of_their_script(site, edition):
     export, _ = edition
     langs = {"Hant": "zh-Hant", "Hans": "zh-Hans"}

@@ -238,6 +238,12 @@ def test_every_row_is_an_ab_with_a_reading_for_every_witness(case):
             top_wits = sorted(w[1:] for r in top for w in r.get("wit").split())
             assert top_wits == sorted(wit_id[s] for s in sigla), row["id"]  # each witness once: told, spanned, absent
             assert {wit_id[s] for s in row["cells"]} <= set(wits)
+            weak = app.xpath("t:note[@type='weak']/text()", namespaces=NS)
+            assert (ab.get("cert"), weak) == (
+                ("low", [f"{'、'.join(row['weak'])} 此格與旁邊他本各格沒有相同的字，只憑次序在此行"])
+                if row.get("weak")
+                else (None, [])
+            ), row["id"]
 
 
 def test_register_in_standoff_and_referenced_from_the_text(case):

@@ -122,6 +122,7 @@ def to_dict(edition: Edition) -> EditionJson:
                             s: [_segment(x, (s, x.start) in r.moved) for x in segs] for s, segs in r.cells.items()
                         },
                         **({"span": dict(r.span)} if r.span else {}),
+                        **({"weak": list(r.weak)} if r.weak else {}),
                     }
                     for r in ep.rows
                 ],

@@ -50,11 +50,13 @@ class FamilyJson(TypedDict):
 
 
 class RowJson(TypedDict):
-    """One moment of an episode: siglum -> its fragments; ``span``: siglum -> rows its cell covers (2 or more)."""
+    """One moment of an episode: siglum -> its fragments; ``span``: siglum -> rows its cell covers (2 or more);
+    ``weak``: the witnesses whose cell here nothing beside it supports (``edition.engine.align.support``)."""
 
     id: str
     cells: dict[str, list[FragmentJson]]
     span: NotRequired[dict[str, int]]
+    weak: NotRequired[list[str]]
 
 
 class EpisodeJson(TypedDict):

@@ -150,6 +150,7 @@ class Row:
     cells: dict[str, tuple[Segment, ...]]
     span: dict[str, int] = field(default_factory=dict)  # witness -> rows its cell here covers (this one and below)
     moved: frozenset[tuple[str, int]] = frozenset()  # (siglum, start) of segments told elsewhere in that witness
+    weak: tuple[str, ...] = ()  # witnesses whose cell here shares no evidence with another family's (``align.support``)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from functools import partial
 from pathlib import Path
 
 from .align import AlignParams, Names, align, beside_base, regroup, sentences
+from .align.support import weak_cells
 from .assign import assign
 from .cache import Cache, NoCache, digest
 from .collate import Chain, anchor_chain, unique
@@ -177,6 +178,16 @@ def episode_job(
     return order, key, (work, partial(align, d.id, order, {s: cells[s] for s in order}, how, names, told))
 
 
+def vouched(passages: list[tuple[str, int, int]], row: Row) -> bool:
+    """Whether the row holds a passage of an editor's ``rows`` group (siglum, start, end)."""
+    return any(
+        w == s and seg.start < e and a < seg.end
+        for w, segs in row.cells.items()
+        for seg in segs
+        for s, a, e in passages
+    )
+
+
 def rows_of(
     witnesses: tuple[Witness, ...],
     segments: dict[str, tuple[Segment, ...]],
@@ -188,7 +199,8 @@ def rows_of(
     cache: Cache,
 ) -> tuple[tuple[EpisodeResult, ...], Counts]:
     """Each episode's rows: its sentences aligned across the witnesses that tell it (the episodes side by side,
-    ``spread``), then the editor's groups, and each family's identical words in one row (``beside_base``)."""
+    ``spread``), then the editor's groups, each family's identical words in one row (``beside_base``), and the
+    cells nothing beside them supports named (``weak_cells``)."""
     params = resources.params
     how = AlignParams.of(params)
     copies = [(f.base, f.members) for f in fams if len(f.members) > 1]
@@ -197,12 +209,17 @@ def rows_of(
     aligned = cache.get_all([(key, job) for _, key, job in planned], in_order)
     results = []
     regrouped = 0
+    family = {m: f.id for f in fams for m in f.members}
     for d, (order, _, _), rows in zip(resources.episodes, planned, aligned, strict=True):
         groups = edits.groups_in(rows) if edits.groups else []
         if groups:
             rows = regroup(d.id, order, rows, groups)
         regrouped += len(groups)
-        results.append(EpisodeResult(d, beside_base(d.id, order, rows, copies)))
+        passages = [p for group in groups for p in group]
+        rows = weak_cells(
+            beside_base(d.id, order, rows, copies), lambda s: family.get(s, s), partial(vouched, passages)
+        )
+        results.append(EpisodeResult(d, rows))
     return tuple(results), ({"rows": regrouped} if regrouped else {})
 
 

@@ -14,7 +14,9 @@ The document (valid against ``tei_all``, P5 4.3.0):
   row id) holding one ``app type="row"``: a ``rdgGrp type="family"`` per family that tells the moment
   (its base's reading is the ``lem``), ``rdg type="spanned"`` for a witness whose cell above covers this
   row (a ``ptr`` to it), ``rdg type="absent"`` for the witnesses that do not tell it, and the row's fact
-  and editor's notes as ``note`` (a machine fact note an editor's fact supersedes is left out, as on the page).
+  and editor's notes as ``note`` (a machine fact note an editor's fact supersedes is left out, as on the page);
+  a row the machine is unsure of (the export's ``weak``) has ``@cert="low"`` and a ``note type="weak"`` naming
+  the witnesses whose cell nothing beside it supports.
   The editor's verdicts (:mod:`tei_verdicts`): the adopted ``lem``/``rdg`` with ``@resp="#editor"`` and a
   ``note type="verdict"`` in the note's ``app`` (after a fact's ``note``). Every piece of witness text in a
   reading is a ``seg`` with an ``xml:id`` (``type="moved"`` where the witness tells it elsewhere; ``@corresp``
@@ -494,6 +496,10 @@ class _Builder:
                 sub(app, "rdg", wit=self._wits(absent), type="absent")
             for note in self.row_notes.get(row["id"], ()):
                 self.note(app, note)
+            if row.get("weak"):  # the machine is unsure of the row (``edition.engine.align.support``)
+                ab.set("cert", "low")
+                said = f"{'、'.join(row['weak'])} 此格與旁邊他本各格沒有相同的字，只憑次序在此行"
+                sub(app, "note", said, type="weak")
         if not rows and not ep["description"]:
             sub(div, "p", "（此段諸本皆無）").tail = "\n"
 

@@ -89,7 +89,14 @@ def _episode(renderer: Renderer, site: Site, ep: EpisodeJson, k: int) -> tuple[d
         rows.append(
             _row(
                 renderer,
-                {"no": i, "id": r["id"], "heat": level(heat[i - 1]), "diff": percent(heat[i - 1]), "cells": cells},
+                {
+                    "no": i,
+                    "id": r["id"],
+                    "heat": level(heat[i - 1]),
+                    "diff": percent(heat[i - 1]),
+                    "cells": cells,
+                    "weak": r.get("weak", []),
+                },
             )
         )
     episodes = site.export["episodes"]
@@ -131,7 +138,8 @@ def _episode(renderer: Renderer, site: Site, ep: EpisodeJson, k: int) -> tuple[d
 def _row(renderer: Renderer, inputs: dict[str, Any]) -> tuple[str, str]:
     """A row of the parallel table, rendered by the ``row`` macro; ``inputs`` is all it is made from:
     its number, id and heat, and per column the siglum and the segments, each as its text, the link to
-    its place in its witness when it is moved, the notes and the register's mentions in it."""
+    its place in its witness when it is moved, the notes and the register's mentions in it; and the witnesses
+    whose cell nothing beside it supports (the export's ``weak``)."""
     forms = renderer.forms
 
     def render() -> str:
