@@ -181,7 +181,15 @@ class EntityNotes:
 
     def _alternatives(self, here: _Named, s: str, e: str) -> list[Said]:
         """The entries witness ``s`` names that could stand in for ``e``: by name, not yet standing in for
-        another, and named in the episode by one family alone (an entry several families name is itself)."""
+        another, named by no other family where ``s`` names it (an entry several families name at one moment is
+        itself), and by fewer families in the episode than ``e`` (the others' entry is the fact, the lone
+        witness's name its reading: E's 李承乾 for the others' prince 李治, not the lecture's slip 李承乾 the
+        others' reading of E's prince). Counting other families anywhere in the episode instead lost E's
+        prince to that slip, in a digression of another witness."""
+
+        def families(f: str) -> int:
+            return len(self.q.families(w for w, es in here.in_episode.items() if f in es))
+
         return [
             x
             for f, x in here.best.get(s, {}).items()
@@ -189,7 +197,8 @@ class EntityNotes:
             and f in self.entries
             and x.how != "title"
             and (s, f) not in here.taken
-            and len(self.q.families(w for w, es in here.in_episode.items() if f in es)) == 1
+            and len(here.told.beside(x, f)) == 1
+            and families(f) < families(e)
         ]
 
     def _stated(
