@@ -808,3 +808,13 @@ def test_a_witness_naming_another_prince_is_a_reading_though_a_lecturer_slips_on
     ed = build_folder(edition_folder(tmp_path / "w", files))
     prince = [n.text for n in ed.notes if n.type == "fact" and n.episode == "crown-prince" and "李治" in n.text]
     assert prince == ["太子：A、D、J、N 作李治；E 作李承乾"]
+
+
+def test_a_name_a_speaker_spells_a_letter_with_is_not_a_reading(tmp_path):
+    """The lecture names the water 渤错水 and spells it aloud, 渤海的渤，错误的错: it reads 渤错水, not 渤海 (D's)."""
+    from tests.kinds import edition_folder
+
+    ed = build_folder(edition_folder(tmp_path / "w", ["233_lecture_transcript.txt"]))
+    (note,) = [n for n in ed.notes if n.type == "fact" and n.text.startswith("渤錯水")]
+    readings = {s: r.text for r in note.readings for s in r.sigla}
+    assert readings["J"] == "渤错水" and readings["D"] == "渤海"

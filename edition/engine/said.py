@@ -169,6 +169,12 @@ def _month(date: str) -> bool:
     return date.endswith(("月", "月初"))
 
 
+def spelled(text: str, m: Mention) -> bool:
+    """Whether the mention only spells a letter of another word, as a speaker does aloud: 渤海的渤，错误的错 (the
+    lecture's 渤错水: it names no 渤海)."""
+    return text[m.end : m.end + 1] == "的" and text[m.end + 1 : m.end + 2] in m.text
+
+
 class Gathering:
     """What each witness states, as the fact notes compare it: in a row's segments (the register's mentions, and
     the numbers, dates and directions read off the text), and every number and date of its whole text. A
@@ -206,7 +212,7 @@ class Gathering:
 
     def said(self, siglum: str, segs: Iterable[tuple[str, Segment]]) -> list[Said]:
         """What a witness states in these segments (each with the id of its row); not what it says the histories
-        tell and it does not (``_disowned``)."""
+        tell and it does not (``_disowned``), nor a name it only spells a letter with (``spelled``)."""
         out: list[Said] = []
         tokens = self.tokens[siglum]
         starts, ends = self._disowned(siglum)
@@ -214,7 +220,7 @@ class Gathering:
             places = []
             for m in self.index.starting(siglum, seg.start, seg.end):
                 k = bisect_right(starts, m.start) - 1
-                if k >= 0 and m.start < ends[k]:
+                if (k >= 0 and m.start < ends[k]) or spelled(tokens.text, m):
                     continue
                 key = m.entries[0] if len(m.entries) == 1 else "+".join(m.entries)
                 out.append(
