@@ -26,26 +26,33 @@ def pairs(segs: Iterable[Segment]) -> frozenset[str]:
 
 
 def weak_cells(rows: tuple[Row, ...], family: Callable[[str], str], vouched: Callable[[Row], bool]) -> tuple[Row, ...]:
-    """The rows, each with the witnesses whose cell no other family's cell beside it shares a pair with."""
+    """The rows, each with the witnesses whose cell no other family's cell beside it shares a pair with. A cell's
+    pairs are read only where another family's cell stands beside it (copies of one text, the most of a large
+    edition, have none)."""
     spans = [{s: k + row.span.get(s, 1) for s in row.cells} for k, row in enumerate(rows)]  # rows each cell reaches
-    grams = [{s: pairs(segs) for s, segs in row.cells.items()} for row in rows]
     reach = max((n for row in rows for n in row.span.values()), default=1)  # no cell from further above reaches k
+    grams: dict[tuple[int, str], frozenset[str]] = {}
+
+    def of(j: int, t: str) -> frozenset[str]:
+        if (j, t) not in grams:
+            grams[(j, t)] = pairs(rows[j].cells[t])
+        return grams[(j, t)]
+
     out = []
     for k, row in enumerate(rows):
         weak = []
         if not vouched(row):
             for s in row.cells:
-                own = grams[k][s]
-                if not own:
-                    continue
-                beside = [  # (siglum, pairs) of every cell that shares a row with this one
-                    (t, grams[j][t])
+                beside = [  # every cell of another family that shares a row with this one
+                    (j, t)
                     for j in range(max(0, k - reach + 1), spans[k][s])
                     for t, end in spans[j].items()
-                    if (j, t) != (k, s) and j < spans[k][s] and end > k
+                    if end > k and family(t) != family(s)
                 ]
-                others = [g for t, g in beside if g and family(t) != family(s)]
-                if others and not any(own & g for g in others):
+                if not beside or not of(k, s):
+                    continue
+                others = [g for g in (of(j, t) for j, t in beside) if g]
+                if others and not any(of(k, s) & g for g in others):
                     weak.append(s)
         out.append(replace(row, weak=tuple(weak)) if weak else row)
     return tuple(out)
