@@ -190,6 +190,7 @@ class EntityNotes:
         def families(f: str) -> int:
             return len(self.q.families(w for w, es in here.in_episode.items() if f in es))
 
+        least = families(e)
         return [
             x
             for f, x in here.best.get(s, {}).items()
@@ -198,7 +199,7 @@ class EntityNotes:
             and x.how != "title"
             and (s, f) not in here.taken
             and len(here.told.beside(x, f)) == 1
-            and families(f) < families(e)
+            and families(f) < least
         ]
 
     def _stated(

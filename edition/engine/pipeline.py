@@ -18,6 +18,7 @@ from functools import partial
 from pathlib import Path
 
 from .align import AlignParams, Names, align, beside_base, regroup, sentences
+from .align.regroup import in_group
 from .align.support import weak_cells
 from .assign import assign
 from .cache import Cache, NoCache, digest
@@ -179,13 +180,8 @@ def episode_job(
 
 
 def vouched(passages: list[tuple[str, int, int]], row: Row) -> bool:
-    """Whether the row holds a passage of an editor's ``rows`` group (siglum, start, end)."""
-    return any(
-        w == s and seg.start < e and a < seg.end
-        for w, segs in row.cells.items()
-        for seg in segs
-        for s, a, e in passages
-    )
+    """Whether the row holds a passage of an editor's ``rows`` groups."""
+    return any(in_group(passages, w, seg) for w, segs in row.cells.items() for seg in segs)
 
 
 def rows_of(

@@ -8,6 +8,11 @@ from ..model import Row, Segment
 from .drafts import Draft
 
 
+def in_group(group: list[tuple[str, int, int]], siglum: str, seg: Segment) -> bool:
+    """Whether the segment overlaps a passage (siglum, start, end) of an editor's ``rows`` group."""
+    return any(siglum == s and seg.start < e and a < seg.end for s, a, e in group)
+
+
 def break_at(drafts: list[tuple[Draft, dict[str, int]]], hits: list[tuple[int, str, Segment]], at: int) -> int:
     """How many of the group's segments would stand out of their witness's order in a row put at ``at``."""
     n = 0
@@ -34,7 +39,7 @@ def regroup(
         for k, (d, _) in enumerate(drafts):
             for w, segs in d.cells.items():
                 for seg in segs:
-                    if any(w == s and seg.start < e and a < seg.end for s, a, e in group):
+                    if in_group(group, w, seg):
                         hits.append((k, w, seg))
         if not hits:
             continue
