@@ -316,6 +316,25 @@ def test_a_day_is_one_day_wherever_a_text_tells_it(seeds_edition):
         assert any(x <= a < y for x, y in cells[(episode, s)])
 
 
+def test_a_day_given_in_two_forms_is_one_note(tmp_path):
+    """E, a popular history (V) and an encyclopaedia (W) give the prince's meeting as the twenty-first day (二十一日,
+    十月二十一日, 10月21日); the chronicle (P) gives it as 丙辰. Three families agreeing on a day made a note saying
+    so (所記同日), and the row setting 丙辰 against their days made another quoting the same three words again:
+    one fact, two notes. The note that sets the forms side by side is the one left."""
+    from tests.kinds import edition_folder
+
+    files = ["101_tongjian_skqs.txt", "211_popular_history.txt", "212_encyclopedia.txt"]
+    ed = build_folder(edition_folder(tmp_path / "w", files))
+    texts = {w.siglum: w.text for w in ed.witnesses}
+    days = [n for n in notes_of(ed, "fact") if n.episode == "crown-prince" and n.cls == "date"]
+    quoted = [{s: texts[s][a:b] for r in n.readings for s, (a, b) in r.spans.items()} for n in days]
+    meeting = [q for q in quoted if "丙辰" in q.values()]
+    assert len(meeting) == 1, quoted
+    assert {"二十一日", "十月二十一日", "10月21日"} <= set(meeting[0].values())
+    places = [{(s, sp) for r in n.readings for s, sp in r.spans.items()} for n in days]
+    assert not any(a < b for a in places for b in places), days  # no note's quotations all quoted again in another
+
+
 def test_a_witness_is_quoted_where_the_others_tell_the_same_moment(seeds_edition):
     """A names 蓋牟城 among the cities taken and 蓋州 where their people are moved, as C, D and E do, in one
     span of rows; D names 李祐 at a council and at the rearguard, where the others name 李世勣. Each note

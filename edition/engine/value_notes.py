@@ -41,6 +41,11 @@ def _day(date: str) -> bool:
     return "月" in date and _whole(date)
 
 
+def _places(readings: Iterable[Reading]) -> set[tuple[str, tuple[int, int]]]:
+    """Where a note's readings stand: (witness, span) of each."""
+    return {(s, span) for r in readings for s, span in r.spans.items()}
+
+
 def _months(dates: Iterable[str]) -> set[str]:
     """The months some of these dates name (十月丙申, 九月十八日; 乙酉 names none)."""
     return {m.group() for d in dates for m in [MONTH_OF.match(d)] if m}
@@ -77,7 +82,14 @@ class ValueNotes:
         for g in dict.fromkeys(group.values()):
             for kind in VALUES:
                 found += self._value_notes(kind, by_row.get((g, kind), {}), named, cover, skip=set(days))
-        found += [("date", "時日，所記同日", readings) for readings in days.values()]
+        # a day the texts agree on, where a note of this episode already sets every quoted reading of it against
+        # another form (P's 丙辰 beside E's 二十一日, V's 十月二十一日): one fact, one note -- that one
+        differing = [_places(readings) for kind, label, readings in found if kind == "date"]
+        found += [
+            ("date", "時日，所記同日", readings)
+            for readings in days.values()
+            if not any(_places(readings) <= places for places in differing)
+        ]
         return found + self._lone_notes(everything)
 
     def _value_notes(
