@@ -14,7 +14,8 @@ the same process; the second table gives both), and in the second table its larg
 - ``python -m edition export`` of the seeds, cold: a new interpreter, imports included, the JSON written;
 - ``mkdocs build`` of the site from the seeds (wall), and its part in the edition hook;
 - a ``mkdocs serve`` rebuild after one character of one witness changed (of the seeds, and of each size
-  ``--serve-sizes`` names): in one process, the site built once,
+  ``--serve-sizes`` names): in one process running a thread besides, as the server does (so the engine's work
+  stays in the process, as under ``mkdocs serve``), the site built once,
   then one character in the middle of the last witness (the first after a "，") replaced, the config loaded
   again and the site built again, as the server does on a save (the hooks' caches and the segmenter kept),
   and the same build's time as MkDocs reports it ("built in … seconds", without loading the config);
@@ -54,6 +55,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -299,6 +301,10 @@ def serve_child(folder: Path) -> dict[str, float]:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
+    # `mkdocs serve` builds while its server's threads run, and the engine then keeps its work in the process
+    # (edition.engine.spread: a copy of a process running other threads could inherit a held lock): so here too
+    server = threading.Event()
+    threading.Thread(target=server.wait, daemon=True).start()
     reported = _Reported()
     logger = logging.getLogger("mkdocs.commands.build")
     logger.addHandler(reported)
