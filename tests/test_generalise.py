@@ -8,7 +8,7 @@ import pytest
 
 from edition.engine.convert import to_traditional
 from tests.gold import GOLD, agreement, gold_labels, labels_by_char
-from tests.kinds import edition_folder
+from tests.kinds import edition_folder, merged_gold
 from tests.support import build_folder as build
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -183,3 +183,19 @@ def test_a_summarys_clause_joins_the_moment_others_tell_inside_a_long_sentence(t
     assert any("特賜縑一百匹以示獎賞" in s.text for s in row.cells.get("A", ()))
     farewell = next(r for r in rows if any("登城拜辞" in s.text for s in r.cells.get("X", ())))
     assert farewell is not row and any("登城拜辞" in s.text for s in farewell.cells.get("D", ()))
+
+
+def test_an_unpunctuated_annal_is_parted_where_the_editors_examples_break(tmp_path):
+    """The 綱目's 目 (103, from the 四庫全書 transcription: no punctuation) runs on for lines: the siege's earthen
+    mound and the officer beheaded, then in one run of 70 letters the order to withdraw, the people moved, the
+    parade, the city lord's farewell and the gift, the crossing in the blizzard. With no punctuated witness of
+    those words beside it, it was cut only at dates and particles, and whole runs went to the episode beside
+    them (the mound to 班師). The editor's descriptions and examples in episodes.yaml are punctuated: cut where
+    they break too, the mound is no episode's and the lord's gift is 安市對話, as the gold says (0.87 before)."""
+    ed = build(edition_folder(tmp_path / "w", ["103_gangmu_skqs.txt"]))
+    (r,) = [w.siglum for w in ed.witnesses if w.meta.file == "103_gangmu_skqs.txt"]
+    assert label_at(ed, r, "上怒斬伏愛以狥") is None
+    assert label_at(ed, r, "先㧞遼蓋二州戸口渡遼") == "withdrawal"
+    assert label_at(ed, r, "上嘉其固守賜縑百匹以勵事君") == "anshi-dialogue"
+    episodes_gold, _ = merged_gold(tmp_path)
+    assert agreement(ed, episodes_gold)[0][r] >= 0.95

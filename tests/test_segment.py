@@ -1,20 +1,21 @@
 """Segmentation: clauses with the strength of the break before them, whatever the layout."""
 
-from edition.engine.model import Witness, WitnessMeta
+from edition.engine.model import EpisodeDef, Witness, WitnessMeta
 from edition.engine.normalise import Normaliser
 from edition.engine.params import Params
-from edition.engine.segment import CLAUSE, PARAGRAPH, SCENE, SENTENCE, paragraphs, segment
+from edition.engine.segment import CLAUSE, PARAGRAPH, SCENE, SENTENCE, definition_keys, paragraphs, segment
 
 NORM = Normaliser({})
 
 
-def cut(*texts, params=None):
-    """The segments of each text, cut together (a bare run may be cut where another text breaks)."""
+def cut(*texts, params=None, definitions=None):
+    """The segments of each text, cut together (a bare run may be cut where another text breaks, or where the
+    editor's ``definitions`` do: ``segment.definition_keys``)."""
     tokens = {
         chr(65 + i): NORM.tokenise(Witness(WitnessMeta(f"{i}.txt", chr(65 + i), "x"), t, "Hant"))
         for i, t in enumerate(texts)
     }
-    out = segment(tokens, params or Params())
+    out = segment(tokens, params or Params(), definitions)
     for siglum, segs in out.items():
         t = tokens[siglum]
         assert all(t.text[s.start : s.end] == s.text and t.n[s.lo : s.hi] == s.folded for s in segs)
@@ -88,6 +89,18 @@ def test_a_bare_run_is_cut_where_another_witness_breaks():
     segs, _ = cut(bare, marked)
     assert texts(segs) == ["城主登城拜辭", "上嘉其固守", "賜縑百匹", "以勵事君", "命李世勣江夏王道宗將步騎四萬為殿"]
     assert segs[4].strength == SENTENCE and segs[1].strength == CLAUSE
+
+
+def test_a_bare_run_is_cut_where_the_editors_example_breaks_but_only_into_clauses():
+    """The same run alone, and the episode's example in the editor's file, punctuated: cut inside where the example
+    breaks (3 letters on each side), as clauses of one sentence -- not before its first words, not after its last."""
+    example = EpisodeDef("anshi-dialogue", "安市對話", 1, examples=("城主登城拜辭，上嘉其固守，賜縑百匹，以勵事君。",))
+    keys = definition_keys([example], NORM, Params())
+    assert set(keys.values()) == {CLAUSE} and len(keys) == 3
+    bare = "城主登城拜辭上嘉其固守賜縑百匹以勵事君命李世勣江夏王道宗將步騎四萬為殿"
+    (segs,) = cut(bare, definitions=keys)
+    assert texts(segs) == ["城主登城拜辭", "上嘉其固守", "賜縑百匹", "以勵事君命李世勣江夏王道宗將步騎四萬為殿"]
+    assert {s.strength for s in segs[1:]} == {CLAUSE} and len({s.sentence for s in segs}) == 1
 
 
 def test_a_bare_run_no_other_witness_shares_is_cut_where_speech_and_sentences_open():

@@ -28,7 +28,7 @@ from edition.engine.normalise import Normaliser
 from edition.engine.params import Params
 from edition.engine.pipeline import build
 from edition.engine.resources import data_folders, load_resources
-from edition.engine.segment import segment
+from edition.engine.segment import definition_keys, segment
 from tests.gold import GOLD, ROOT, SEEDS, SEEDS_GOLD, gold_labels, row_pairs
 from tests.kinds import edition_folder, kinds, merged_gold
 
@@ -65,7 +65,7 @@ def corpus(folder: Path, scored: set[str], episodes_gold: Path) -> Corpus:
 
 def episodes_score(c: Corpus, params: Params) -> float:
     """Mean episode agreement of the scored witnesses, with ``params``."""
-    segments = segment(c.tokens, params)
+    segments = segment(c.tokens, params, definition_keys(c.resources.episodes + c.resources.context, c.norm, params))
     family = {s: f.id for f in families(c.witnesses, c.tokens, params.copy) for s in f.members}
     persons = tuple(c.resources.register.names(c.norm, "person"))
     labels = assign(segments, c.resources.episodes + c.resources.context, c.norm, params, family, persons)

@@ -75,8 +75,11 @@ class Normaliser:
     def tokenise(self, witness: Witness) -> Tokens:
         """Each distinct character judged and folded once; the text's letters found and folded by C loops (a
         witness has 100,000 characters and a few thousand distinct ones)."""
-        text = witness.text
+        return self.tokenise_text(witness.siglum, witness.text)
+
+    def tokenise_text(self, siglum: str, text: str) -> Tokens:
+        """``tokenise`` of a text that is no witness (the editor's punctuated examples: ``segment.definition_keys``)."""
         marks = {ch for ch in set(text) if is_mark(ch)}
         at = array("i", compress(range(len(text)), map(not_, map(marks.__contains__, text))))
         forms = {ord(ch): None if ch in marks else self.fold_char(ch) for ch in set(text)}
-        return Tokens(witness.siglum, text, text.translate(forms), at)
+        return Tokens(siglum, text, text.translate(forms), at)

@@ -32,7 +32,7 @@ from .normalise import Normaliser
 from .notes import annotate
 from .register import entities
 from .resources import Resources
-from .segment import break_keys, cut_at, others_keys, punctuated, segment_witness
+from .segment import DEFINITIONS, break_keys, cut_at, definition_keys, others_keys, punctuated, segment_witness
 from .spread import Job, in_order
 
 Key = tuple[str, str, str]  # (siglum, digest of its text, digest of the resources): a witness as a cache key
@@ -83,18 +83,25 @@ def tokenise(witnesses: tuple[Witness, ...], norm: Normaliser, keys: dict[str, K
 def segmentation(
     tokens: dict[str, Tokens],
     resources: Resources,
+    norm: Normaliser,
     edits: Edits,
     keys: dict[str, Key],
     cache: Cache,
 ) -> dict[str, tuple[Segment, ...]]:
     """Sentences and clauses of every witness, cut again where the editor's passages begin and end. A
-    punctuated witness's are its own (made once per text); a bare one's follow the others' breaks too."""
+    punctuated witness's are its own (made once per text); a bare one's follow the others' breaks too, and
+    the editor's definitions' (``segment.definition_keys``)."""
     params = resources.params
     everything = tuple(keys.values())
     bare = {s for s, t in tokens.items() if not punctuated(t, params.marks_per)}
     breaks = (
         {s: cache.get(("breaks", *keys[s]), partial(break_keys, t, params)) for s, t in tokens.items()} if bare else {}
     )
+    if bare:
+        defs = resources.episodes + resources.context
+        breaks[DEFINITIONS] = cache.get(
+            ("breaks", DEFINITIONS, resources.digest), partial(definition_keys, defs, norm, params)
+        )
     segments = {
         s: cache.get(("segment", s, everything), partial(segment_witness, t, params, others_keys(s, breaks)))
         if s in bare
@@ -248,7 +255,7 @@ def build(folder: Path, resources: Resources, cache: Cache | None = None) -> Edi
     with clock.stage("editorial"):
         edits = Edits.resolve(resources.editorial, witnesses, {d.id for d in resources.episodes})
     with clock.stage("segment"):
-        segments = segmentation(tokens, resources, edits, keys, cache)
+        segments = segmentation(tokens, resources, norm, edits, keys, cache)
     with clock.stage("families"):
         declared = tuple((w.siglum, w.meta.family, w.meta.base) for w in witnesses)  # the catalogue's say
         fams = cache.get(
