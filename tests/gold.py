@@ -194,6 +194,17 @@ def report_kinds() -> None:
             f"  {kind:<13} {mean:.3f} ({eps})"[:60].ljust(60)
             + f" {m[0]:>4}/{m[1]:<4} {sm[0]:>6}/{sm[1]:<4} {f[0]:>3}/{f[1]:<3}"
         )
+    # stable under addition: each development witness added to the seeds alone, the seeds' own moments kept
+    each = {}
+    for file in (f for files in groups.values() for f in files):
+        with tempfile.TemporaryDirectory() as tmp:
+            each[file] = row_pairs(build_folder(edition_folder(Path(tmp) / "w", [file])), SEEDS_GOLD / "rows.yaml")[0]
+    worst = min(each, key=lambda f: (each[f], f))
+    kept = sum(1 for n in each.values() if n >= alone[0])
+    print(
+        f"the seeds' moments with each development witness added alone: mean {sum(each.values()) / len(each):.1f},"
+        f" worst {each[worst]} ({worst}), {kept} of {len(each)} keep all {alone[0]} (of {alone[1]})"
+    )
 
 
 if __name__ == "__main__":  # python -m tests.gold: the figures for a closing note
