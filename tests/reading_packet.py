@@ -1,8 +1,9 @@
 """A packet for a reader: the edition of the seeds and every development witness (machine alone), 40 of its rows
-drawn at random (seed 2025) among those with two witnesses or more, and every fact note with each reading in 30
-characters of its witness's text. Quality is judged by reading (tests/dev/READING.md was read from such a packet).
+drawn at random (seed 2025, or the one given: a new reading reads other rows) among those with two witnesses or more,
+and every fact note with each reading in 30 characters of its witness's text. Quality is judged by reading
+(tests/dev/READING.md was read from such packets).
 
-    .venv/bin/python -m tests.reading_packet OUT.md
+    .venv/bin/python -m tests.reading_packet OUT.md [SEED]
 """
 
 import random
@@ -14,7 +15,7 @@ from tests.kinds import edition_folder, kinds
 from tests.support import build_folder
 
 
-def packet() -> str:
+def packet(seed: int = 2025) -> str:
     """The packet as Markdown."""
     allf = [f for fs in kinds().values() for f in fs]
     with tempfile.TemporaryDirectory() as tmp:
@@ -24,7 +25,7 @@ def packet() -> str:
     for w in ed.witnesses:
         out.append(f"- {w.siglum}: {w.meta.file} — {w.meta.title}")
     rows = [(ep, k, r) for ep in ed.episodes for k, r in enumerate(ep.rows) if len(r.cells) >= 2]
-    random.Random(2025).shuffle(rows)
+    random.Random(seed).shuffle(rows)
     out += ["", "# 40 rows (rows with two witnesses or more, drawn at random)", ""]
     for n, (ep, k, r) in enumerate(sorted(rows[:40], key=lambda x: (x[0].episode.order, x[1])), 1):
         out.append(
@@ -55,4 +56,4 @@ def packet() -> str:
 
 
 if __name__ == "__main__":
-    Path(sys.argv[1]).write_text(packet(), encoding="utf-8")
+    Path(sys.argv[1]).write_text(packet(*map(int, sys.argv[2:3])), encoding="utf-8")
