@@ -350,7 +350,9 @@ def test_a_served_rebuild_converts_again_only_changed_pages_and_says_their_warni
     the hook while its Markdown and the site's files are unchanged): after one character of witness E changes,
     E's page is what a new process builds, C's page is the same as before, and a hand-written page with a broken
     link warns on every build, converted or not; of its links to anchors on a generated page, the one to an anchor
-    the page's raw HTML lacks warns, the one to an anchor it has does not (``hooks/anchor_ids.py``)."""
+    the page's raw HTML lacks warns, the one to an anchor it has does not (``hooks/anchor_ids.py``). The theme's
+    static files are listed once while the theme is unchanged (``hooks/theme_files.py``): a file added to the
+    project's theme folder between the builds is published by the second, which holds the files the cold one does."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
@@ -379,6 +381,8 @@ def test_a_served_rebuild_converts_again_only_changed_pages_and_says_their_warni
     warned: list[list[str]] = [[], []]
     first = served("first", warned[0])
     _one_character_changed(seeds, E_FILE)
+    (site / "overrides" / "assets").mkdir(exist_ok=True)
+    (site / "overrides" / "assets" / "probe.txt").write_text("校驗", encoding="utf-8")
     second = served("second", warned[1])
     cold = tmp_path / "cold"
     subprocess.run(
@@ -392,6 +396,9 @@ def test_a_served_rebuild_converts_again_only_changed_pages_and_says_their_warni
     assert (second / page_e).read_bytes() != (first / page_e).read_bytes()
     assert (second / page_e).read_bytes() == (cold / page_e).read_bytes()
     assert (second / page_c).read_bytes() == (first / page_c).read_bytes() == (cold / page_c).read_bytes()
+    listing = lambda d: sorted(str(p.relative_to(d)) for p in d.rglob("*") if p.is_file())  # noqa: E731
+    assert "assets/probe.txt" in listing(second) and "assets/probe.txt" not in listing(first)
+    assert listing(second) == listing(cold)
     for messages in warned:
         assert any("nowhere.md" in m for m in messages), messages
         assert any("'#no-such-anchor'" in m for m in messages), messages
