@@ -375,13 +375,48 @@ def popular_alternate(tmp_path_factory):
     return build_folder(edition_folder(tmp_path_factory.mktemp("pa") / "w", files))
 
 
-def test_a_witness_that_names_the_lord_as_the_register_does_not_is_not_said_not_to_name_him(popular_alternate):
+def test_a_witness_that_names_the_lord_as_the_register_does_not_is_quoted_by_that_name(popular_alternate):
     """The alternate history names the lord of Anshi, 他叫乙支承德，是安市城的城主, a name the register does not
-    know. 安市城主：A、B、D、V、Z 不名 said it did not name him: a witness that names someone where it gives the
-    title is left out of 不名 (the others still are)."""
+    know. 安市城主：A、B、D、V、Z 不名 said it did not name him; then Z was left out of the note, hiding the one
+    reading an alternate history is in the edition for. Z reads 乙支承德, quoted where it writes it in the
+    episode; the others still 不名, and C and E by their own names."""
     (lord,) = [n for n in notes_of(popular_alternate, "fact") if n.label == "安市城主"]
+    texts = {w.siglum: w.text for w in popular_alternate.witnesses}
     unnamed = {s for r in lord.readings if not r.named for s in r.sigla}
     assert "Z" not in unnamed and {"A", "B", "D", "V"} <= unnamed
+    (z,) = [r for r in lord.readings if "Z" in r.sigla]
+    a, b = z.spans["Z"]
+    assert z.named and z.sigla == ("Z",) and z.text == texts["Z"][a:b] == "乙支承德"
+    (episode,) = [ep for ep in popular_alternate.episodes if ep.episode.id == lord.episode]
+    assert any(seg.start <= a and b <= seg.end for row in episode.rows for seg in row.cells.get("Z", ()))
+    assert "Z 作乙支承德" in lord.text and "C 作杨万春" in lord.text
+
+
+@pytest.fixture(scope="module")
+def alternate(tmp_path_factory):
+    """The seeds with the alternate history alone."""
+    from tests.kinds import edition_folder
+
+    return build_folder(edition_folder(tmp_path_factory.mktemp("alt") / "w", ["222_alternate_history.txt"]))
+
+
+def test_an_alternate_historys_rearguard_size_is_a_reading_of_the_others_count(alternate):
+    """The alternate history gives its rearguard in two sentences, 殿后的任务交给了卢国公程知节和右卫将军薛万彻。
+    两人领步骑三万, and the aligner sets them rows above the others' 李世勣、李道宗率步骑四万殿后: the note said
+    their 四万 all agreed (所記同數) and left Z's 三万 out -- the one reading an alternate history is in the edition
+    for. Its count words the moment as theirs do (殿后, 步骑), so it is their count's reading; 两人 in the same
+    sentence, which counts the commanders, is not."""
+    texts = {w.siglum: w.text for w in alternate.witnesses}
+    (rearguard,) = [
+        n
+        for n in notes_of(alternate, "fact")
+        if n.episode == "withdrawal" and any("四万" in r.text for r in n.readings)
+    ]
+    quoted = {s: texts[s][a:b] for r in rearguard.readings for s, (a, b) in r.spans.items()}
+    assert quoted["Z"] == "三万" and quoted["C"] == "四万" and quoted["A"] == "四萬"
+    a, b = next(r.spans["Z"] for r in rearguard.readings if "Z" in r.spans)
+    assert "殿后" in texts["Z"][a - 40 : b]
+    assert "所記同" not in rearguard.label
 
 
 def test_what_an_alternate_history_says_the_histories_tell_is_not_its_reading(popular_alternate):

@@ -61,6 +61,7 @@ class _Named:
     rows_of: dict[tuple[str, str], set[str]]  # (witness, entry) -> rows it is named in
     best: dict[str, dict[str, Said]]  # witness -> entry -> its mention that stands for it (``_rank``)
     taken: set[tuple[str, str]]  # (witness, entry): already standing in another entry's place
+    called: Callable[[str, str], Said | None]  # (witness, name) -> where it writes that name in the episode
 
 
 class EntityNotes:
@@ -73,11 +74,11 @@ class EntityNotes:
         quoting: Quoting,
         agree: int,
         glossed: Callable[[Said], bool] = lambda x: False,
-        names_another: Callable[[str, str], bool] = lambda s, e: False,
+        naming: Callable[[str, str], str | None] = lambda s, e: None,
     ) -> None:
         self.entries = {e.id: e for e in register.entries}
         self.glossed = glossed  # whether a mention is inside a commentary's brackets
-        self.names_another = names_another  # whether a witness names, where it gives e's title, someone unknown
+        self.naming = naming  # the name a witness gives, where it gives e's title, to someone unknown (``said``)
         self.named = Counter(m.entries[0] for m in mentions if m.how != "title" and len(m.entries) == 1)
         self.q = quoting
         self.agree = agree
@@ -89,14 +90,16 @@ class EntityNotes:
         group: dict[str, str],
         cover: dict[tuple[str, str], tuple[str, ...]],
         in_episode: dict[str, set[str]],
+        called: Callable[[str, str], Said | None] = lambda s, name: None,
     ) -> list[Found]:
         """Per register entry named here: do the witnesses name it alike (a standard name, a variant, or
         -- for an entry with no standard name -- not at all)? An entry another witness names in its place
         (sharing a title with it, or the one entry of the kind that witness alone names in the same row,
         where it never names the first) is its reading there. ``said``: what each witness of the episode says
-        of this kind; ``in_episode``: the entries each names anywhere in the episode. The entries most
+        of this kind; ``in_episode``: the entries each names anywhere in the episode; ``called``: where a witness
+        writes a name the register does not know in the episode (``Gathering.called``). The entries most
         witnesses name come first: an entry standing in for one is not taken again for another."""
-        here = self._gather(kind, said, Told(group, cover), in_episode)
+        here = self._gather(kind, said, Told(group, cover), in_episode, called)
         who: dict[str, set[str]] = {}
         for s, mine in here.best.items():
             for e in mine:
@@ -109,7 +112,14 @@ class EntityNotes:
                 out.append(found)
         return out
 
-    def _gather(self, kind: str, said: dict[str, list[Said]], told: Told, in_episode: dict[str, set[str]]) -> _Named:
+    def _gather(
+        self,
+        kind: str,
+        said: dict[str, list[Said]],
+        told: Told,
+        in_episode: dict[str, set[str]],
+        called: Callable[[str, str], Said | None],
+    ) -> _Named:
         """Where each witness names each entry, and which of its mentions stands for it: the choice (``_rank``)
         looks at what all the witnesses name, so every mention is counted first."""
         rows_of: dict[tuple[str, str], set[str]] = {}
@@ -119,7 +129,7 @@ class EntityNotes:
                     rows_of.setdefault((s, x.entries[0]), set()).add(x.row)
                     told.add(x, x.entries[0], self.q.family(s))
         best = {s: self._best(xs, told) for s, xs in said.items()}
-        return _Named(kind, said, in_episode, told, rows_of, best, set())
+        return _Named(kind, said, in_episode, told, rows_of, best, set(), called)
 
     def _best(self, xs: list[Said], told: Told) -> dict[str, Said]:
         """A witness's mention of each entry that stands for it (``_rank``): a witness is quoted once an entry."""
@@ -146,8 +156,14 @@ class EntityNotes:
         here.taken.update((s, x.entries[0]) for s, x in standing.items())
         slot = {**slot, **standing}
         readings = {s: self._form(e, entry, x, described) for s, x in slot.items()}
-        # a title whose sentence names a man the register does not know (他叫乙支承德): named, not 不名
-        readings = {s: None if r == "untitled" and self.names_another(s, e) else r for s, r in readings.items()}
+        for s, r in readings.items():
+            # a title whose sentence names a man the register does not know (他叫乙支承德): named, not 不名 -- by
+            # that name where the witness writes it in the episode (乙支承德在城楼上又拜了一拜), else left out
+            name = self.naming(s, e) if r == "untitled" else None
+            if name is not None:
+                x = here.called(s, name) if name else None
+                readings[s] = None if x is None else "called:" + x.value
+                slot[s] = x or slot[s]
         forms = {s: r for s, r in readings.items() if r is not None}
         if len(self.q.families(forms)) < 2:
             return None

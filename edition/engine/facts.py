@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from .counted import counted
 from .entity_notes import EntityNotes
-from .model import EpisodeResult, Family, Note, Reading, Row, Tokens
+from .model import EpisodeResult, Family, Note, Reading, Row, Segment, Tokens
 from .params import Params
 from .quoting import Found, Quoting, words
 from .register import Mention, Register
@@ -65,11 +65,12 @@ class Facts:
         families: tuple[Family, ...],
         norm_fold: Callable[[str], str],
         params: Params,
+        surnames: tuple[str, ...] = (),
     ) -> None:
         quoting = self.quoting = Quoting({s: f.id for f in families for s in f.members}, norm_fold)
-        self.gathering = Gathering(mentions, tokens, norm_fold)
+        self.gathering = Gathering(mentions, tokens, norm_fold, surnames)
         self.entities = EntityNotes(
-            register, mentions, quoting, params.agree, self.gathering.glossed, self.gathering.names_another
+            register, mentions, quoting, params.agree, self.gathering.glossed, self.gathering.naming
         )
         self.values = ValueNotes(self.gathering, quoting, params.agree, params.apart)
 
@@ -80,8 +81,10 @@ class Facts:
         group = _groups(episode.rows)
         cover = _covers(episode.rows, self.quoting.family)
         everything: dict[str, list[Said]] = {}
+        cells: dict[str, list[tuple[str, Segment]]] = {}
         for row in episode.rows:
             for siglum, segs in row.cells.items():
+                cells.setdefault(siglum, []).extend((row.id, seg) for seg in segs)
                 # each fact with its own row: one person stands in for another only there (a spanning cell's
                 # group is too wide: Q's one sentence over seven rows of 遼澤 took in E's bystander 韩衞)
                 everything.setdefault(siglum, []).extend(self.gathering.said(siglum, ((row.id, seg) for seg in segs)))
@@ -93,9 +96,17 @@ class Facts:
         found: list[Found] = []
         for kind in ENTITIES:
             found += self.entities.notes(
-                kind, {s: [x for x in xs if x.kind == kind] for s, xs in everything.items()}, group, cover, in_episode
+                kind,
+                {s: [x for x in xs if x.kind == kind] for s, xs in everything.items()},
+                group,
+                cover,
+                in_episode,
+                lambda s, name: self.gathering.called(s, name, cells.get(s, ())),
             )
-        found += self.values.notes(everything, group, cover)
+        texts = {
+            (s, row.id): "".join(seg.folded for seg in segs) for row in episode.rows for s, segs in row.cells.items()
+        }
+        found += self.values.notes(everything, group, cover, texts)
         found = counted(found, everything, self.gathering.tokens, self.quoting)
         return [
             Note(

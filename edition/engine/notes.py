@@ -199,7 +199,7 @@ def annotate(
         for w in witnesses
         for m in cache.get(("mentions", *keys[w.siglum], named), partial(mentions, w.siglum, tokens[w.siglum], forms))
     )
-    facts = Facts(register, found, tokens, fams, norm.fold_text, resources.params)
+    facts = Facts(register, found, tokens, fams, norm.fold_text, resources.params, resources.surnames)
     texts = {s: t.text for s, t in tokens.items()}
     collation = fitted([n for c in collated for n in c.notes], episodes, outside, texts)  # inside their cells
     notes = locate(tag(collation, found) + lacuna_notes(lacunae, tokens), episodes)

@@ -40,6 +40,8 @@ SINCE = "自从"  # (compared forms) "from": a date after it opens a stretch of 
 
 # (compared forms) words that give a person's name (他叫乙支承德, 名叫, 姓梁): a sentence with one names its man
 NAMING = re.compile(r"(?:名叫|叫做|名为|名唤|名曰|他叫|她叫|此人叫|此人姓|他姓)")
+# (compared forms) what ends a name given so, before any mark: 他叫乙支承德是安市城的城主, 名叫杨万春的城主
+NAME_ENDS = "是的乃"
 SENTENCE_ENDS = "。！？!?\n"
 
 # (compared forms) what an alternate history says of the histories it departs from (在原本的历史上，这个位置属于
@@ -180,7 +182,13 @@ class Gathering:
     the numbers, dates and directions read off the text), and every number and date of its whole text. A
     witness's brackets and whole-text statements are found once and kept, for all the episodes."""
 
-    def __init__(self, mentions: tuple[Mention, ...], tokens: dict[str, Tokens], fold: Callable[[str], str]) -> None:
+    def __init__(
+        self,
+        mentions: tuple[Mention, ...],
+        tokens: dict[str, Tokens],
+        fold: Callable[[str], str],
+        surnames: Iterable[str] = (),
+    ) -> None:
         self.tokens = tokens
         self.fold = fold
         self.index = Mentions(mentions)
@@ -188,7 +196,8 @@ class Gathering:
         self._everywhere: dict[str, dict[tuple[str, str], Said]] = {}
         self._in_month: dict[str, dict[int, str]] = {}
         self._aside: dict[str, tuple[list[int], list[int]]] = {}
-        self._naming: dict[tuple[str, str], bool] = {}
+        self._naming: dict[tuple[str, str], str | None] = {}
+        self.surnames = {fold(x) for x in surnames}
 
     def _months(self, siglum: str) -> dict[int, str]:
         """The month each day the witness gives without one falls in (``dates.months_in_force``), found once."""
@@ -246,6 +255,11 @@ class Gathering:
             out += [replace(x, row=row) for x in values if x.kind != "direction" or not self.glossed(x)]
         return out
 
+    def sentence(self, x: Said) -> str:
+        """The sentence a statement is made in, as written."""
+        text = self.tokens[x.siglum].text
+        return text[slice(*_sentence(text, x.start, x.end))]
+
     def glossed(self, x: Said) -> bool:
         """Whether a statement is inside brackets: a commentary's gloss (a distance, a modern place), not the
         text's own -- the last bracket before it opens one."""
@@ -256,18 +270,48 @@ class Gathering:
         k, j = bisect_left(opens, x.start), bisect_left(closes, x.start)
         return k > 0 and (j == 0 or closes[j - 1] < opens[k - 1])
 
-    def names_another(self, siglum: str, entry: str) -> bool:
-        """Whether a sentence where the witness gives an entry's title names someone the register does not know
-        (他叫乙支承德，是安市城的城主): the witness names him, though not as the register does, and is not to be
-        listed as not naming him (不名) -- wherever in its text it does so."""
+    def naming(self, siglum: str, entry: str) -> str | None:
+        """The name a witness gives, in a sentence where it gives an entry's title, to someone the register does
+        not know (他叫乙支承德，是安市城的城主): None where no such sentence names him; "" where one does, but no
+        name of two to four letters beginning with a surname follows its words of naming (此人姓杨) -- either way
+        the witness names him, though not as the register does, and is not to be listed as not naming him (不名).
+        The first such sentence of its text says it, wherever in its text it is."""
         if (siglum, entry) not in self._naming:  # asked in every episode: found once
-            text = self.tokens[siglum].text
-            self._naming[(siglum, entry)] = any(
-                NAMING.search(self.fold(text[slice(*_sentence(text, m.start, m.end))]))
-                for m in self.index.starting(siglum, 0, len(text))
-                if m.how == "title" and entry in m.entries
-            )
+            tokens = self.tokens[siglum]
+            text, found = tokens.text, None
+            for m in self.index.starting(siglum, 0, len(text)):
+                if m.how != "title" or entry not in m.entries:
+                    continue
+                a, b = _sentence(text, m.start, m.end)
+                i, j = tokens.index(a), tokens.index(b)
+                said = NAMING.search(tokens.n, i, j)
+                if said:
+                    found = self._name_after(tokens, said.end(), j)
+                    break
+            self._naming[(siglum, entry)] = found
         return self._naming[(siglum, entry)]
+
+    def _name_after(self, tokens: Tokens, i: int, j: int) -> str:
+        """The name as written from letter ``i`` on (before letter ``j``): the letters up to a mark or to
+        ``NAME_ENDS``, if two to four and the first one or two a surname; else ""."""
+        k = i
+        while k < j and k - i < 5 and tokens.n[k] not in NAME_ENDS and (k == i or tokens.at[k] == tokens.at[k - 1] + 1):
+            k += 1
+        name = tokens.n[i:k]
+        if not 2 <= len(name) <= 4 or not (name[0] in self.surnames or name[:2] in self.surnames):
+            return ""
+        return tokens.text[tokens.at[i] : tokens.at[k - 1] + 1]
+
+    def called(self, siglum: str, name: str, segs: Iterable[tuple[str, Segment]]) -> Said | None:
+        """Where a witness first writes ``name`` in these segments (each with the id of its row), as a person
+        the register does not know (``naming``)."""
+        text = self.tokens[siglum].text
+        for row, seg in segs:
+            at = text.find(name, seg.start, seg.end)
+            if at >= 0:
+                value = self.fold(name)
+                return Said(siglum, at, at + len(name), name, "person", value, value, "name", (), row)
+        return None
 
     def given(self, siglum: str) -> dict[tuple[str, str], Said]:
         """Every number and date a witness gives in its whole text (rows hold only part of it): (kind, value)

@@ -9,11 +9,13 @@ listed with the texts that do not (``時日：E 作二十一日；A、D 不記``
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
+from itertools import pairwise
 
 from .dates import DAY_OF_MONTH, MONTH_OF
 from .model import Reading
+from .numerals import ARABIC, NUMERALS
 from .quoting import Found, Quoting
 from .said import ENTITIES, IDIOMS, VALUES, Gathering, Said
 
@@ -46,6 +48,15 @@ def _places(readings: Iterable[Reading]) -> set[tuple[str, tuple[int, int]]]:
     return {(s, span) for r in readings for s, span in r.spans.items()}
 
 
+def _pairs(folded: str) -> set[str]:
+    """The character pairs of a compared text with no numeral in them: what a cell says of a count, not the
+    count."""
+    return {a + b for a, b in pairwise(folded) if a not in NUMBERS and b not in NUMBERS}
+
+
+NUMBERS = set(NUMERALS + ARABIC + "萬億")
+
+
 def _months(dates: Iterable[str]) -> set[str]:
     """The months some of these dates name (十月丙申, 九月十八日; 乙酉 names none)."""
     return {m.group() for d in dates for m in [MONTH_OF.match(d)] if m}
@@ -61,12 +72,19 @@ class ValueNotes:
         self.apart = apart
 
     def notes(
-        self, everything: dict[str, list[Said]], group: dict[str, str], cover: dict[tuple[str, str], tuple[str, ...]]
+        self,
+        everything: dict[str, list[Said]],
+        group: dict[str, str],
+        cover: dict[tuple[str, str], tuple[str, ...]],
+        cells: dict[tuple[str, str], str] | None = None,
     ) -> list[Found]:
         """An episode's notes on values (``everything``: what each witness says there, ``group``: each row's
-        group; ``cover``: the rows each witness's cell in a row covers): numbers and dates pair within a group of
-        rows -- further off, they count other things -- and only where cells of one moment give them,
-        then the days stated for the whole edition, then the values one text alone gives."""
+        group; ``cover``: the rows each witness's cell in a row covers; ``cells``: the compared text of each
+        witness's cell in each row): numbers and dates pair within a group of rows -- further off, they count
+        other things -- and only where cells of one moment give them, or (a number) where a cell words the
+        moment as they do (``_in_role``); then the days stated for the whole edition, then the values one text
+        alone gives."""
+        cells = cells or {}
         by_row: dict[tuple[str, str], dict[str, list[Said]]] = {}  # (row, kind) -> witness -> what it says
         named: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (witness, row) -> entries named there
         for s, xs in everything.items():
@@ -81,7 +99,9 @@ class ValueNotes:
         found = []
         for g in dict.fromkeys(group.values()):
             for kind in VALUES:
-                found += self._value_notes(kind, by_row.get((g, kind), {}), named, cover, skip=set(days))
+                found += self._value_notes(
+                    kind, by_row.get((g, kind), {}), named, cover, set(days), (everything, cells)
+                )
         # a day the texts agree on, where a note of this episode already sets every quoted reading of it against
         # another form (P's 丙辰 beside E's 二十一日, V's 十月二十一日): one fact, one note -- that one
         differing = [_places(readings) for kind, label, readings in found if kind == "date"]
@@ -99,9 +119,11 @@ class ValueNotes:
         named: dict[tuple[str, str], set[str]],
         cover: dict[tuple[str, str], tuple[str, ...]],
         skip: set[str],
+        episode: tuple[dict[str, list[Said]], dict[tuple[str, str], str]] = ({}, {}),
     ) -> list[Found]:
         """Per row group: the numbers, dates or directions the texts give there, set against each other by
-        measure (a month against months); ``skip``: the days stated for the whole edition (``_day_notes``)."""
+        measure (a month against months); ``skip``: the days stated for the whole edition (``_day_notes``);
+        ``episode``: what each witness says in the whole episode, and its cells' compared texts."""
         keys = sorted({x.key for xs in said.values() for x in xs})
         men = self._men(said) if kind == "number" else None
         if men is not None:
@@ -113,6 +135,9 @@ class ValueNotes:
                 slot = men
             slot = {s: x for s, x in slot.items() if not self._article(x)}  # 一路 agreed by three is no fact
             slot = self._beside(slot, cover)
+            if kind == "number" and key != "count":
+                measures = {"兵", "人"} if key == "兵" else {key}  # men under arms may be counted as men
+                slot = {**slot, **self._in_role(slot, measures, *episode)}
             if kind == "date" and {x.value for x in slot.values()} <= skip:
                 continue
             values = {x.value for x in slot.values()}
@@ -148,6 +173,47 @@ class ValueNotes:
             for s, x in slot.items()
             if any(self.q.family(t) != self.q.family(s) and rows[s] & rows[t] for t in slot)
         }
+
+    def _in_role(
+        self,
+        slot: dict[str, Said],
+        measures: set[str],
+        everything: dict[str, list[Said]],
+        cells: dict[tuple[str, str], str],
+    ) -> dict[str, Said]:
+        """Witnesses of other families that give a count of the same measure elsewhere in the episode, in a cell
+        that words the moment as the slot's cells do: two or more of the character pairs (no numeral in them)
+        that the cells of ``agree`` of the slot's families share. A count belongs to its role, not to the row
+        the aligner put it in: an alternate history's 殿后的任务交给了…程知节和…薛万彻。两人领步骑三万 stands rows
+        above the others' 李世勣、李道宗率步骑四万殿后, and its 三万 is their 四万's reading. Only one such
+        count of the witness (the best worded, see below), or none."""
+        families = self.q.families(slot)
+        if len(families) < self.agree:
+            return {}
+        shared: defaultdict[str, set[str]] = defaultdict(set)  # family -> the pairs its cells of the count hold
+        for s, x in slot.items():
+            shared[self.q.family(s)] |= _pairs(cells.get((s, x.row), ""))
+        role = {p for p, n in Counter(p for ps in shared.values() for p in ps).items() if n >= self.agree}
+        values = [x.value for x in slot.values()]
+        out = {}
+        for s, xs in everything.items():
+            if self.q.family(s) in families:
+                continue
+            found = [
+                x
+                for x in xs
+                if x.kind == "number"
+                and x.key in measures
+                and not self._article(x)
+                and len(role & _pairs(cells.get((s, x.row), ""))) >= 2
+                and not _apart([x.value, *values], self.apart)  # 两人 (the two commanders) counts another thing
+            ]
+            # of several (二十万人马一字排开 and 两人领步骑三万 in one cell), the one whose own sentence words it most
+            scores = [len(role & _pairs(self.q.fold(self.gathering.sentence(x)))) for x in found]
+            best = [x for x, n in zip(found, scores, strict=True) if n == max(scores)]
+            if best and len({x.value for x in best}) == 1:
+                out[s] = best[0]
+        return out
 
     def _men(self, said: dict[str, list[Said]]) -> dict[str, Said] | None:
         """Where the texts of a group give men under arms (三千飛騎: 兵) and men (飛騎三千人: 人) as one value, each
