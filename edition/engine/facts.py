@@ -72,7 +72,7 @@ class Facts:
         self.entities = EntityNotes(
             register, mentions, quoting, params.agree, self.gathering.glossed, self.gathering.naming
         )
-        self.values = ValueNotes(self.gathering, quoting, params.agree, params.apart)
+        self.values = ValueNotes(self.gathering, quoting, params.agree, params.apart, params.role)
 
     def notes(self, episode: EpisodeResult) -> list[Note]:
         """The episode's fact notes: how each witness names each entry, over the whole episode (so a row

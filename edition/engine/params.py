@@ -92,6 +92,11 @@ class Params:
     # notes
     agree: int = p(3, "Independent families that must agree on a number, a date or a place for a note to say so.")
     apart: float = p(10.0, "Numbers of one measure in one row further apart than this many times count two things.")
+    role: int = p(
+        2,
+        "Character pairs a cell must share with the pairs the agreeing families' cells of a count share for its own"
+        " count, rows away, to be read as that count (Z's 殿后 … 步骑三万 beside the others' 步骑四万殿后).",
+    )
     close: float = p(0.75, "Similarity of two cells above which every difference is noted (copies of one text).")
     short: int = p(4, "A substitution of at most this many characters a side is noted even untagged.")
 

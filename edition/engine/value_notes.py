@@ -65,11 +65,12 @@ def _months(dates: Iterable[str]) -> set[str]:
 class ValueNotes:
     """The notes on the numbers, dates and directions the witnesses give."""
 
-    def __init__(self, gathering: Gathering, quoting: Quoting, agree: int, apart: float) -> None:
+    def __init__(self, gathering: Gathering, quoting: Quoting, agree: int, apart: float, role: int = 2) -> None:
         self.gathering = gathering
         self.q = quoting
         self.agree = agree
         self.apart = apart
+        self.role = role
 
     def notes(
         self,
@@ -182,7 +183,7 @@ class ValueNotes:
         cells: dict[tuple[str, str], str],
     ) -> dict[str, Said]:
         """Witnesses of other families that give a count of the same measure elsewhere in the episode, in a cell
-        that words the moment as the slot's cells do: two or more of the character pairs (no numeral in them)
+        that words the moment as the slot's cells do: ``role`` or more of the character pairs (no numeral in them)
         that the cells of ``agree`` of the slot's families share. A count belongs to its role, not to the row
         the aligner put it in: an alternate history's 殿后的任务交给了…程知节和…薛万彻。两人领步骑三万 stands rows
         above the others' 李世勣、李道宗率步骑四万殿后, and its 三万 is their 四万's reading. Only one such
@@ -205,7 +206,7 @@ class ValueNotes:
                 if x.kind == "number"
                 and x.key in measures
                 and not self._article(x)
-                and len(role & _pairs(cells.get((s, x.row), ""))) >= 2
+                and len(role & _pairs(cells.get((s, x.row), ""))) >= self.role
                 and not _apart([x.value, *values], self.apart)  # 两人 (the two commanders) counts another thing
             ]
             # of several (二十万人马一字排开 and 两人领步骑三万 in one cell), the one whose own sentence words it most
