@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 
 from ..model import Row, Segment
+from ..segment import PARAGRAPH
 from .dp import choose_beads
 from .drafts import SLACK, AlignParams, Bead, Draft, reach, single_rows, without
 from .likeness import FOLDED, Blocks, Likeness, Readings
@@ -256,6 +257,51 @@ def split_rows(
     return rows
 
 
+# what no heading holds: a mark that ends or parts a sentence, or one of speech
+NOT_IN_HEADING = set("。！？!?，,；;：:「」『』“”‘’…")
+HEADING = 16  # letters a heading has at most
+
+
+def headings(segments: dict[str, list[Segment]]) -> set[str]:
+    """The compared texts of section headings (七、褐袍, 第五十二章　安市风雪): a paragraph of one short sentence with
+    no mark in it that ends or parts a sentence or opens speech, in a witness that ends its sentences with marks.
+    A heading names what follows and tells no moment: set beside another text's sentence for one word they share
+    (a flashback's 「一件褐袍。」), it made a row of two moments. Each stands in a row of its own (``apart``)."""
+    out = set()
+    for segs in segments.values():
+        if not any("。" in seg.text for seg in segs):
+            continue  # a text without marks (a bare transcription): every line would look like one
+        for k, seg in enumerate(segs):
+            after = segs[k + 1] if k + 1 < len(segs) else None
+            if (
+                seg.strength >= PARAGRAPH
+                and (after is None or after.paragraph != seg.paragraph)
+                and 0 < len(seg.folded) <= HEADING
+                and not NOT_IN_HEADING & set(seg.text)
+            ):
+                out.add(seg.folded)
+    return out
+
+
+def apart(rows: list[Draft], heads: set[str]) -> list[Draft]:
+    """The rows with each heading that opens a witness's cell beside others' taken out into a row of its own, just
+    above. Done to the rows made, not by keeping headings out of the alignment: a heading's words still guide its
+    witness's sentences to their rows (kept out, the chronicles' rows of the lord's farewell came apart)."""
+    out: list[Draft] = []
+    for row in rows:
+        for s, segs in list(row.cells.items()):
+            if len(row.speakers()) > 1 and segs[0].folded in heads and (s, segs[0].start) not in row.moved:
+                alone = Draft({s: [segs[0]]})
+                alone.covered = set(row.covered)  # a cell from above that covers the row covers the heading too
+                out.append(alone)
+                if len(segs) > 1:
+                    row.cells[s] = segs[1:]
+                else:
+                    del row.cells[s]
+        out.append(row)
+    return out
+
+
 def sentences(units: list[Segment], text: str) -> list[Segment]:
     """Consecutive clauses of one sentence joined: rows pair sentences, not the clauses they were cut into."""
     runs: list[list[Segment]] = []
@@ -333,7 +379,7 @@ def align(
         like = Likeness(vecs, idf, names, clauses)
         for siglum in present:
             rows = split_rows(rows, siglum, clauses.get(siglum, []), like, params.moved, params.reach * params.longest)
-    rows = single_rows(rows)
+    rows = single_rows(apart(rows, headings(segments)))
     out = []
     for k, row in enumerate(rows, 1):
         span = {}
