@@ -872,3 +872,21 @@ def test_a_name_a_speaker_spells_a_letter_with_is_not_a_reading(tmp_path):
     (note,) = [n for n in ed.notes if n.type == "fact" and n.text.startswith("渤錯水")]
     readings = {s: r.text for r in note.readings for s in r.sigla}
     assert readings["J"] == "渤错水" and readings["D"] == "渤海"
+
+
+def test_a_count_two_texts_give_alike_at_one_moment_is_still_stated(tmp_path):
+    """D alone of the seeds gives the emperor's escort, 先自点起三千飞骑: 數目（兵）：D 作三千；A、E 不記. The
+    flashback novel gives it too, 他點了三千飛騎, in D's row; two families agreeing were too few to say so, and no
+    longer one alone -- adding a witness that agrees took the note away. It is stated with both."""
+    from tests.kinds import edition_folder
+
+    ed = build_folder(edition_folder(tmp_path / "w", ["221_flashback_novel.txt"]))
+    texts = {w.siglum: w.text for w in ed.witnesses}
+    escort = [n for n in notes_of(ed, "fact") if n.episode == "crown-prince" and n.cls == "number"]
+    quoted = [{s: texts[s][a:b] for r in n.readings for s, (a, b) in r.spans.items()} for n in escort]
+    assert {"D": "三千", "Y": "三千"} in quoted
+    (note,) = [n for n, q in zip(escort, quoted, strict=True) if q == {"D": "三千", "Y": "三千"}]
+    unsaid = {s for r in note.readings if not r.spans for s in r.sigla}
+    assert unsaid == {"A", "E"}  # B breaks off before; C has no such episode
+    a, b = note.readings[0].spans["Y"]
+    assert texts["Y"][b : b + 2] == "飛騎"

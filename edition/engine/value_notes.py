@@ -111,7 +111,7 @@ class ValueNotes:
             for readings in days.values()
             if not any(_places(readings) <= places for places in differing)
         ]
-        return found + self._lone_notes(everything)
+        return found + self._lone_notes(everything, cover)
 
     def _value_notes(
         self,
@@ -246,11 +246,15 @@ class ValueNotes:
                 out[day] = self.q.worded(first)
         return out
 
-    def _lone_notes(self, everything: dict[str, list[Said]]) -> list[Found]:
+    def _lone_notes(
+        self, everything: dict[str, list[Said]], cover: dict[tuple[str, str], tuple[str, ...]]
+    ) -> list[Found]:
         """A number or date that one text alone gives in the episode, and the others give nowhere in their
         texts: E's 二十一日 meeting the prince, D's 三千 horsemen riding ahead. The others are listed as not
         telling it (不記). Not: an article (一路, value 1), an idiom (豪情萬丈), a year (十九年), a
-        commentary's gloss (a distance in brackets), nor a date where another text dates anything here."""
+        commentary's gloss (a distance in brackets), nor a date where another text dates anything here.
+        So too where fewer families than ``agree`` give it, alike, in cells of one moment: a flashback's 他點了
+        三千飛騎 beside D's 先自点起三千飞骑 -- adding the second text took away the first one's note."""
         by_key: defaultdict[tuple[str, str], list[Said]] = defaultdict(list)
         for xs in everything.values():
             for x in xs:
@@ -260,8 +264,11 @@ class ValueNotes:
         for (kind, key), xs in sorted(by_key.items()):
             families = self.q.families(x.siglum for x in xs)
             others = [s for s in everything if self.q.family(s) not in families]
-            if len(families) != 1 or len({x.value for x in xs}) != 1 or not others:
+            if len(families) >= self.agree or len({x.value for x in xs}) != 1 or not others:
                 continue
+            first = {x.siglum: x for x in reversed(xs)}  # each text's first
+            if len(families) > 1 and len(self._beside(first, cover)) < len(first):
+                continue  # the texts give it at different moments: what it counts may differ
             if any((kind, xs[0].value) in self.gathering.given(s) for s in others):
                 continue  # told elsewhere (A/B's 九月十八日 in the dialogue, the others' at the withdrawal), or
                 # counted in another measure (D's 三千 horsemen, the chronicles' 三千人)
