@@ -888,5 +888,5 @@ def test_a_count_two_texts_give_alike_at_one_moment_is_still_stated(tmp_path):
     (note,) = [n for n, q in zip(escort, quoted, strict=True) if q == {"D": "三千", "Y": "三千"}]
     unsaid = {s for r in note.readings if not r.spans for s in r.sigla}
     assert unsaid == {"A", "E"}  # B breaks off before; C has no such episode
-    a, b = note.readings[0].spans["Y"]
+    _, b = note.readings[0].spans["Y"]
     assert texts["Y"][b : b + 2] == "飛騎"
