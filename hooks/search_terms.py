@@ -9,7 +9,8 @@ of Han characters), and its worker matches a query against those words. Three th
    name is one term (杨万春, not 杨 万春). The segmenter is made once per process and kept across the rebuilds
    of ``mkdocs serve``; the register is read afresh on every build, names it gained are added, and a name it
    lost makes a new segmenter. A page's index entries are kept too, and a rebuild reuses them while the
-   page's HTML (and address, title, search options and the words) are unchanged. When ``rjieba`` is not
+   page's HTML (and address, title, search options and the words) are unchanged, and a changed page's sections
+   read before are neither read (``search_sections.CHUNKS``) nor cut (``SEGMENTED``) again. When ``rjieba`` is not
    installed, Material's jieba is left in place, with the names as its user dictionary (as before). On broken
    input the edition hook reports it, and the index is built without the names.
 2. The parser. Material cuts a page into sections with its ``Parser`` (``html.parser``), which was most of a
@@ -37,7 +38,8 @@ from mkdocs.plugins import event_priority
 from edition.engine.convert import to_simplified, to_traditional
 from edition.engine.resources import data_folders, load_resources
 from edition.errors import EditionError
-from edition.site.search_sections import FastParser
+from edition.site.cache import SiteCache
+from edition.site.search_sections import CHUNKS, FastParser
 
 log = logging.getLogger("mkdocs.plugins.edition.search")
 DICTIONARY = Path(tempfile.gettempdir()) / f"edition-search-terms-{os.getpid()}.txt"
@@ -132,17 +134,25 @@ class Entries:
 ENTRIES = Entries()
 
 
+SEGMENTED = SiteCache()  # (the words, a section's title or text) -> it cut into words, as Material indexes it
+
+
 def _cached_indexing(material_search) -> None:
-    """Material's SearchIndex.add_entry_from_context, through ENTRIES (patched once per process)."""
+    """Material's SearchIndex.add_entry_from_context through ENTRIES, and its cutting of a section's text into
+    words through SEGMENTED: a changed page is mostly sections read before (patched once per process)."""
     cls = material_search.SearchIndex
     if getattr(cls, "_edition_cached", False):
         return
-    add = cls.add_entry_from_context
+    add, segment = cls.add_entry_from_context, cls._segment_chinese
 
     def add_entry_from_context(self, page):
         ENTRIES.add(self, page, lambda p: add(self, p))
 
+    def _segment_chinese(self, data):
+        return SEGMENTED.get((SEGMENTER.words_key, data), lambda: segment(self, data))
+
     cls.add_entry_from_context = add_entry_from_context
+    cls._segment_chinese = _segment_chinese
     cls._edition_cached = True
 
 
@@ -187,3 +197,5 @@ def on_page_content(html: str, page, config, files) -> str:
 
 def on_post_build(config) -> None:
     ENTRIES.end_build()
+    SEGMENTED.end_build()
+    CHUNKS.end_build()

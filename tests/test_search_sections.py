@@ -3,12 +3,13 @@ Material's, on the plain markup it reads itself and on markup it leaves to Mater
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from material.plugins.search.plugin import Parser
 
-from edition.site.search_sections import FastParser
+from edition.site.search_sections import CHUNKS, FastParser
 
 # what the parser acts on: headings with and without ids (one nested), a permalink, text left out of the
 # search (nested, and by a class), kept tags (an empty one), <pre> white space, void and self-closed tags,
@@ -46,3 +47,22 @@ def test_every_page_of_the_site_gives_the_same_sections(built_site: Path):
         html = page.read_text(encoding="utf-8")
         article = html[html.index("<article") : html.index("</article>") + len("</article>")]
         assert sections(FastParser(), article) == sections(Parser(), article), page
+
+
+@pytest.mark.slow
+def test_a_page_read_in_parts_again_and_changed_gives_the_same_sections(built_site: Path):
+    """As ``mkdocs serve`` reads the pages: a page's content (its headings at the top level), then the same again
+    (its parts from the cache), then with one character of its last part changed (the parts before it from the
+    cache): Material's sections every time."""
+    reused = 0
+    for page in sorted(built_site.rglob("index.html")):
+        html = page.read_text(encoding="utf-8")
+        content = html[html.index(">", html.index("<article")) + 1 : html.index("</article>")]
+        last = content.rindex(' id="') if ' id="' in content else 0
+        han = re.search(r"[\u4e00-\u9fff]", content[last:])
+        changed = content[: last + han.start()] + "〇" + content[last + han.end() :] if han else content
+        for version in (content, content, changed):
+            hits = CHUNKS.hits
+            assert sections(FastParser(), version) == sections(Parser(), version), page
+            reused += CHUNKS.hits - hits >= 2  # the first part and one after it, from the cache
+    assert reused > 10  # on the witness and episode pages

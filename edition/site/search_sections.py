@@ -16,15 +16,28 @@ for ``/>``) and ``handle_endtag(name)``: every ``<`` opens a start tag (a lower-
 each a lower-case name alone or ``name="value"`` with no ``<`` or ``>`` in the value, then ``>`` or ``/>``)
 or an end tag (``</name>``), and there is no ``<script>`` or ``<style>`` (whose text ``HTMLParser`` reads
 otherwise). ``tests/test_search_sections.py`` checks both parsers agree on every page of the site.
+
+Under ``mkdocs serve`` one saved character changes every witness page (a note quoting it is listed on each), and
+the search read each of them again whole: at 10 witnesses of 50k characters, a third of a rebuild. So a page is
+read in parts, each from a heading with an id (``<h2 id="notes">``: a witness's 校勘記), and a part read before
+from the same state gives its sections again (``CHUNKS``, kept across the rebuilds of ``mkdocs serve``). The
+state where a part begins is the same wherever no element is open: sections made before it or not, and one
+of them current, which the part never touches -- it begins with a heading, which makes a section, and the parser
+goes back to an earlier section only when an element holding a deeper heading is closed, which a heading
+with nothing open around it never is. A part read where an element is still open, and every part after it,
+is read in place.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from html import escape, unescape
 from html.parser import HTMLParser
 
 from material.plugins.search.plugin import Element, Parser, Section, void
+
+from edition.site.cache import SiteCache
 
 _SPACE = "[ \t\n\r\f]"  # where HTMLParser ends a tag's name (with "/" and ">"): not other white space
 # A text (maybe empty) and what follows it: the name, attributes and "/" of a start tag, the name of an end tag,
@@ -40,6 +53,10 @@ _HEADINGS = frozenset(f"h{x}" for x in range(1, 7))
 # permalink's class), and any holding a key or value the parser acts on (or a character reference, which may
 # spell one).
 _READ = re.compile("data-search-exclude|linenodiv|&")
+# where a part of a page may begin: a heading with an id (whether nothing is open there is known once read)
+_PART = re.compile(rf'<h[1-6](?:{_SPACE}[^<>]*?)?{_SPACE}id="')
+_SKIP = frozenset(Parser().skip)
+CHUNKS = SiteCache()  # (a part, sections made before it) -> what reading it there gives (``Alone``)
 
 
 def _attributes(raw: str) -> dict[str, str | None]:
@@ -51,23 +68,45 @@ class FastParser(Parser):
     """Material's ``Parser``; a fresh one fed a page of the plain kind reads it without ``HTMLParser``."""
 
     def feed(self, data: str) -> None:
-        pieces = _PIECE.findall(data)
         fresh = not (self.rawdata or self.context or self.data or self.section)
-        plain = not any(piece[5] or piece[1] in _CDATA for piece in pieces)
-        if fresh and plain and self.skip == set(Parser().skip):
-            self._plain(pieces)
-        else:
+        if not (fresh and self.skip == _SKIP):
             super().feed(data)
+            return
+        cuts = [0, *(m.start() for m in _PART.finditer(data) if m.start()), len(data)]
+        parts: list[Alone | list[tuple[str, ...]]] = []  # each part: read before, or its pieces to read in place
+        made, clean = False, True  # sections made before the part; no element open where it begins
+        for part in (data[a:b] for a, b in itertools.pairwise(cuts)):
+            alone = CHUNKS.get((part, made), lambda part=part, made=made: _alone(part, made)) if clean else None
+            if alone is not None and alone.clean:
+                parts.append(alone)
+                made = made or bool(alone.sections)
+                continue
+            pieces = _PIECE.findall(part)
+            if not _is_plain(pieces):
+                super().feed(data)
+                return
+            parts.append(pieces)
+            clean = False
+        self._begin()
+        for part in parts:
+            if isinstance(part, Alone):
+                self._take(part)
+            else:
+                self._run(part)
+        self.context = [Element(tag) for tag in self._tags]
+        self.skip = set(self._skipped)
 
-    def _plain(self, pieces: list[tuple[str, ...]]) -> None:
-        """``HTMLParser.feed`` of the page cut into ``pieces`` (``_PIECE``), calling Material's handlers (mirrored:
-        see ``_start``, ``_end``, ``_text``)."""
+    def _begin(self) -> None:
         self._tags: list[str] = []  # the context's tags, innermost last
         self._links: list[bool] = []  # per element of the context: a permalink (<a class="headerlink">)
         self._permalinks = 0  # of them, in the context
         self._open: dict[str, int] = {}  # elements of the context per tag: `x in context` compares tags
-        self._skipped = {e if isinstance(e, str) else e.tag for e in self.skip}
+        self._skipped = set(_SKIP)
         self._hidden = 0  # elements of the context whose tag is skipped: ``self.skip.intersection(self.context)``
+
+    def _run(self, pieces: list[tuple[str, ...]]) -> None:
+        """``HTMLParser.feed`` of a page (or a part) cut into ``pieces`` (``_PIECE``), calling Material's handlers
+        (mirrored: see ``_start``, ``_end``, ``_text``)."""
         for text, name, raw, closed, end, _ in pieces:
             if text:
                 self._text(unescape(text))
@@ -77,8 +116,13 @@ class FastParser(Parser):
                 self._start(name, raw)
                 if closed:
                     self._end(name)
-        self.context = [Element(tag) for tag in self._tags]
-        self.skip = set(self._skipped)
+
+    def _take(self, alone: Alone) -> None:
+        """The sections of a part read before (copies: Material's indexing fills in a missing title)."""
+        taken = [_copy(section) for section in alone.sections]
+        self.data.extend(taken)
+        if taken:
+            self.section = taken[alone.current]
 
     def _start(self, tag: str, raw: str) -> None:
         """``Parser.handle_starttag``."""
@@ -167,3 +211,41 @@ class FastParser(Parser):
                 text.append(data)
         else:
             self.section.text.append(escape(data, quote=False))
+
+
+class Alone:
+    """What reading a part where nothing is open gives: its sections, which of them is current at its end, and
+    whether it leaves nothing open (only then is the state after it the state a later part may begin in)."""
+
+    def __init__(self, sections: tuple[Section, ...], current: int, clean: bool) -> None:
+        self.sections, self.current, self.clean = sections, current, clean
+
+
+def _is_plain(pieces: list[tuple[str, ...]]) -> bool:
+    return not any(piece[5] or piece[1] in _CDATA for piece in pieces)
+
+
+def _alone(part: str, made: bool) -> Alone | None:
+    """``part`` read where nothing is open (``made``: after sections, one of them current: a stand-in here, which
+    a part beginning with its heading never touches -- were it touched, the part is not reused); None where its
+    markup is not of the plain kind."""
+    pieces = _PIECE.findall(part)
+    if not _is_plain(pieces):
+        return None
+    parser = FastParser()
+    parser._begin()
+    before = Section(Element("hx"))
+    if made:
+        parser.data, parser.section = [before], before
+    parser._run(pieces)
+    sections = parser.data[1:] if made else parser.data
+    untouched = not made or (parser.section is not before and not (before.text or before.title or before.depth))
+    current = sections.index(parser.section) if sections and untouched else 0
+    clean = untouched and not parser._tags and parser._skipped == _SKIP
+    return Alone(tuple(map(_copy, sections)), current, clean)
+
+
+def _copy(section: Section) -> Section:
+    out = Section(Element(section.el.tag, dict(section.el.attrs)), section.depth)
+    out.id, out.title, out.text = section.id, list(section.title), list(section.text)
+    return out
