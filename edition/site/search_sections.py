@@ -242,7 +242,7 @@ def _alone(part: str, made: bool) -> Alone | None:
     untouched = not made or (parser.section is not before and not (before.text or before.title or before.depth))
     current = sections.index(parser.section) if sections and untouched else 0
     clean = untouched and not parser._tags and parser._skipped == _SKIP
-    return Alone(tuple(map(_copy, sections)), current, clean)
+    return Alone(tuple(sections), current, clean)  # the scratch parser's own: no copy needed until taken
 
 
 def _copy(section: Section) -> Section:
