@@ -117,12 +117,13 @@ def built_site(site_build) -> Path:
 
 @contextlib.contextmanager
 def serve_folder(folder: Path):
-    """``folder`` served by Python's http.server on a free loopback port; yields the base URL."""
+    """``folder`` served by Python's http.server on a free loopback port, its search index one entry long unless a
+    page asks for the whole (``whole_index``; tests/site_server.py says why); yields the base URL."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(port), "--directory", str(folder)],
+        [sys.executable, str(ROOT / "tests" / "site_server.py"), str(port), str(folder)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -140,6 +141,12 @@ def serve_folder(folder: Path):
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def whole_index(pg, base_url: str) -> None:
+    """The page's context asks the test server (``serve_folder``) for the whole search index, as a reader's
+    browser gets it (until its cookies are cleared: ``Tabs.fresh``)."""
+    pg.context.add_cookies([{"name": "index", "value": "full", "url": base_url}])
 
 
 @contextlib.contextmanager

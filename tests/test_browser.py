@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import WIDTHS
+from tests.conftest import WIDTHS, whole_index
 from tests.test_site import ROOT
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -426,6 +426,7 @@ def test_one_character_marks_leave_no_gap_yet_are_24_px_targets(page, base_url):
 
 
 def search(pg, base_url, term, paste=False):
+    whole_index(pg, base_url)
     pg.goto(base_url)
     if pg.viewport_size["width"] < 1220:  # the phone's header shows a search button, not the field
         pg.click('label.md-header__button[for="__search"]')

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from edition.engine.convert import to_simplified
+from tests.conftest import whole_index
 
 BEFORE = Path(__file__).with_name("search_before.json")
 # Names (a person, a place, a thing; in both scripts) and phrases (a word, a clause of the witnesses).
@@ -60,6 +61,7 @@ ASK = """async (queries) => {
 
 def ask(pg, base_url: str, queries: list[str]) -> dict[str, list[list[dict]]]:
     """The worker's answer to each query: groups (one per page) of results (the page, its sections)."""
+    whole_index(pg, base_url)
     pg.goto(base_url)
     return pg.evaluate(ASK, queries)
 
