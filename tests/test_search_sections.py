@@ -36,7 +36,7 @@ def sections(parser: Parser, html: str) -> list[tuple]:
 def test_the_same_sections_as_materials_parser(html):
     fast = FastParser()
     assert sections(fast, html) == sections(Parser(), html)
-    assert hasattr(fast, "_hidden") == (html in (PLAIN, ""))  # the plain markup read by FastParser itself
+    assert getattr(fast, "itself", False) == (html in (PLAIN, ""))  # the plain markup read by FastParser itself
 
 
 @pytest.mark.slow
@@ -52,17 +52,22 @@ def test_every_page_of_the_site_gives_the_same_sections(built_site: Path):
 @pytest.mark.slow
 def test_a_page_read_in_parts_again_and_changed_gives_the_same_sections(built_site: Path):
     """As ``mkdocs serve`` reads the pages: a page's content (its headings at the top level), then the same again
-    (its parts from the cache), then with one character of its last part changed (the parts before it from the
-    cache): Material's sections every time."""
-    reused = 0
+    (its parts from the cache), then with one character changed after its last heading with an id, and one in its
+    middle, inside a section (the parts before and after it from the cache): Material's sections every time."""
+    reused = inside = 0
     for page in sorted(built_site.rglob("index.html")):
         html = page.read_text(encoding="utf-8")
         content = html[html.index(">", html.index("<article")) + 1 : html.index("</article>")]
+
+        def changed(at: int, content: str = content) -> str:
+            han = re.search(r"[\u4e00-\u9fff]", content[at:])
+            return content[: at + han.start()] + "〇" + content[at + han.end() :] if han else content
+
         last = content.rindex(' id="') if ' id="' in content else 0
-        han = re.search(r"[\u4e00-\u9fff]", content[last:])
-        changed = content[: last + han.start()] + "〇" + content[last + han.end() :] if han else content
-        for version in (content, content, changed):
+        for k, version in enumerate((content, content, changed(last), changed(len(content) // 2))):
             hits = CHUNKS.hits
             assert sections(FastParser(), version) == sections(Parser(), version), page
             reused += CHUNKS.hits - hits >= 2  # the first part and one after it, from the cache
+            inside += k == 3 and CHUNKS.hits - hits >= 10  # parts inside a section, before and after the change
     assert reused > 10  # on the witness and episode pages
+    assert inside > 5

@@ -24,14 +24,22 @@ from the same state gives its sections again (``CHUNKS``, kept across the rebuil
 state where a part begins is the same wherever no element is open: sections made before it or not, and one
 of them current, which the part never touches -- it begins with a heading, which makes a section, and the parser
 goes back to an earlier section only when an element holding a deeper heading is closed, which a heading
-with nothing open around it never is. A part read where an element is still open, and every part after it,
-is read in place.
+with nothing open around it never is.
+
+A witness's reading text is one section, and a saved character changes its marks' numbers from there on: so a
+page is cut also at each paragraph, table row and list item (``_INNER``), and such a part read before inside a
+section, in the same state, gives its words again (``Inside``). That state is what reading the part can depend
+on: the open elements, which are permalinks, the tags skipped, the section's heading and depth, and of its title
+and text only what ``_end`` and ``_text`` read (``Marks``: whether the last word is white space, and whether a word
+follows each kept tag's first opening). A part that makes a section, closes an element opened before it, or
+changes the words before it is read in place.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from html import escape, unescape
 from html.parser import HTMLParser
 
@@ -55,7 +63,11 @@ _HEADINGS = frozenset(f"h{x}" for x in range(1, 7))
 _READ = re.compile("data-search-exclude|linenodiv|&")
 # where a part of a page may begin: a heading with an id (whether nothing is open there is known once read)
 _PART = re.compile(rf'<h[1-6](?:{_SPACE}[^<>]*?)?{_SPACE}id="')
+# where a part of a page may begin inside a section: a paragraph, a table's row, an item of a list (read alone
+# where the state it begins in was met before, ``Inside``)
+_INNER = re.compile(rf"<(?:p|tr|li)(?:{_SPACE}|>)")
 _SKIP = frozenset(Parser().skip)
+_KEPT = frozenset(f"<{tag}>" for tag in Parser().keep)  # a kept tag's opening, as a section's words hold it
 CHUNKS = SiteCache()  # (a part, sections made before it) -> what reading it there gives (``Alone``)
 
 
@@ -72,27 +84,31 @@ class FastParser(Parser):
         if not (fresh and self.skip == _SKIP):
             super().feed(data)
             return
-        cuts = [0, *(m.start() for m in _PART.finditer(data) if m.start()), len(data)]
-        parts: list[Alone | list[tuple[str, ...]]] = []  # each part: read before, or its pieces to read in place
-        made, clean = False, True  # sections made before the part; no element open where it begins
-        for part in (data[a:b] for a, b in itertools.pairwise(cuts)):
-            alone = CHUNKS.get((part, made), lambda part=part, made=made: _alone(part, made)) if clean else None
-            if alone is not None and alone.clean:
-                parts.append(alone)
-                made = made or bool(alone.sections)
-                continue
+        self._begin()
+        self.itself = True  # (its tests ask) whether it read the page itself, not Material's parser
+        heads = {m.start() for m in _PART.finditer(data)}
+        cuts = sorted({0, len(data), *heads, *(m.start() for m in _INNER.finditer(data))})
+        for a, b in itertools.pairwise(cuts):
+            part = data[a:b]
+            if a in heads and not self._tags and self._skipped == _SKIP:  # nothing open: a part read alone
+                made = bool(self.data)
+                alone = CHUNKS.get((part, made), lambda part=part, made=made: _alone(part, made))
+                if alone is not None and alone.clean:
+                    self._take(alone)
+                    continue
+            elif self.section is not None and self.data[-1] is self.section:  # inside the last section
+                state = self._state()
+                inside = CHUNKS.get(("in", part, state), lambda part=part, state=state: _inside(part, state))
+                if inside is not None:
+                    self._extend(inside)
+                    continue
             pieces = _PIECE.findall(part)
             if not _is_plain(pieces):
+                Parser.__init__(self)  # as fresh: the whole page to Material's parser
+                self.itself = False
                 super().feed(data)
                 return
-            parts.append(pieces)
-            clean = False
-        self._begin()
-        for part in parts:
-            if isinstance(part, Alone):
-                self._take(part)
-            else:
-                self._run(part)
+            self._run(pieces)
         self.context = [Element(tag) for tag in self._tags]
         self.skip = set(self._skipped)
 
@@ -103,6 +119,37 @@ class FastParser(Parser):
         self._open: dict[str, int] = {}  # elements of the context per tag: `x in context` compares tags
         self._skipped = set(_SKIP)
         self._hidden = 0  # elements of the context whose tag is skipped: ``self.skip.intersection(self.context)``
+        self._marks: dict[int, Marks] = {}  # per list of a section's title or text (by id): what ``_end`` reads
+
+    def _state(self) -> State:
+        """What reading a part inside the current section depends on (``State``)."""
+        sec = self.section
+        return (
+            tuple(self._tags),
+            tuple(self._links),
+            tuple(sorted(self._skipped)),
+            sec.el.tag,
+            sec.depth,
+            self._marks_of(sec.title).state(),
+            self._marks_of(sec.text).state(),
+        )
+
+    def _marks_of(self, items: list[str]) -> Marks:
+        marks = self._marks.get(id(items))
+        if marks is None:
+            marks = self._marks[id(items)] = Marks()
+        marks.read(items)
+        return marks
+
+    def _extend(self, inside: Inside) -> None:
+        """A part read before inside a section in this state: its words added, the context as it leaves it."""
+        self.section.title.extend(inside.title)
+        self.section.text.extend(inside.text)
+        tags, links, skipped = inside.end
+        self._tags, self._links, self._skipped = list(tags), list(links), set(skipped)
+        self._permalinks = sum(links)
+        self._open = dict(Counter(tags))
+        self._hidden = sum(self._open.get(tag, 0) for tag in self._skipped)
 
     def _run(self, pieces: list[tuple[str, ...]]) -> None:
         """``HTMLParser.feed`` of a page (or a part) cut into ``pieces`` (``_PIECE``), calling Material's handlers
@@ -190,6 +237,7 @@ class FastParser(Parser):
                     break
             if len(data) > index:
                 del data[index:]
+                self._marks.pop(id(data), None)  # read again from the start
             else:
                 data.append(f"</{tag}>")
 
@@ -249,3 +297,90 @@ def _copy(section: Section) -> Section:
     out = Section(Element(section.el.tag, dict(section.el.attrs)), section.depth)
     out.id, out.title, out.text = section.id, list(section.title), list(section.text)
     return out
+
+
+class Marks:
+    """What ``_end`` and ``_text`` read of a section's title or text, kept up as it grows: where each kept tag
+    first opens, the last item that is not white space, and whether the last item is."""
+
+    def __init__(self) -> None:
+        self.seen = 0
+        self.first: dict[str, int] = {}
+        self.solid = -1  # the last item not white space
+
+    def read(self, items: list[str]) -> None:
+        for k in range(self.seen, len(items)):
+            item = items[k]
+            if item in _KEPT and item not in self.first:
+                self.first[item] = k
+            if not item.isspace():
+                self.solid = k
+        self.seen = len(items)
+        self.spaced = bool(items) and items[-1].isspace()
+
+    def state(self) -> tuple[bool, tuple[tuple[str, bool], ...]]:
+        """Whether the last item is white space; per kept tag open in it, whether anything but white space
+        follows its first opening."""
+        return self.spaced, tuple(sorted((tag, self.solid > k) for tag, k in self.first.items()))
+
+
+# reading a part inside a section depends on: the context's tags, which are permalinks, the tags skipped, the
+# section's heading's tag and depth, and its title's and text's ``Marks``
+State = tuple[tuple[str, ...], tuple[bool, ...], tuple[str, ...], str, float, tuple, tuple]
+
+
+class Inside:
+    """What reading a part inside a section gives: the words it adds to the section's title and text, and the
+    context it leaves (tags, permalinks, tags skipped)."""
+
+    def __init__(self, title: tuple[str, ...], text: tuple[str, ...], end: tuple) -> None:
+        self.title, self.text, self.end = title, text, end
+
+
+class _Scratch(FastParser):
+    """A parser that notes the shortest its context gets (a part that closes what was open before it is not read
+    alone)."""
+
+    def _end(self, tag: str) -> None:
+        super()._end(tag)
+        self._lowest = min(self._lowest, len(self._tags))
+
+
+def _stand_in(state: tuple[bool, tuple[tuple[str, bool], ...]]) -> list[str]:
+    """A title or text with these ``Marks``: each kept tag opened, then a word after those followed by one, then
+    those followed by nothing but white space, then a space if the last item is one."""
+    spaced, tags = state
+    items = [tag for tag, solid in tags if solid] + ["\x00"] + [tag for tag, solid in tags if not solid]
+    return [*items, " "] if spaced else items
+
+
+def _inside(part: str, state: State) -> Inside | None:
+    """``part`` read inside a section in ``state`` (``FastParser._state``), from a stand-in for it; None where
+    its markup is not of the plain kind or where it reaches outside the part: a new section, an element open before
+    it closed, or the words before it changed (an empty kept element removed)."""
+    pieces = _PIECE.findall(part)
+    if not _is_plain(pieces):
+        return None
+    tags, links, skipped, heading, depth, title, text = state
+    parser = _Scratch()
+    parser._begin()
+    parser._tags, parser._links, parser._skipped = list(tags), list(links), set(skipped)
+    parser._permalinks, parser._open = sum(links), dict(Counter(tags))
+    parser._hidden = sum(parser._open.get(tag, 0) for tag in parser._skipped)
+    parser._lowest = len(tags)
+    section = Section(Element(heading), depth)
+    before_title, before_text = _stand_in(title), _stand_in(text)
+    section.title, section.text = list(before_title), list(before_text)
+    parser.data, parser.section = [section], section
+    parser._run(pieces)
+    if (
+        parser.data != [section]
+        or parser.section is not section
+        or section.depth != depth
+        or parser._lowest < len(tags)
+        or section.title[: len(before_title)] != before_title
+        or section.text[: len(before_text)] != before_text
+    ):
+        return None
+    end = (tuple(parser._tags), tuple(parser._links), tuple(sorted(parser._skipped)))
+    return Inside(tuple(section.title[len(before_title) :]), tuple(section.text[len(before_text) :]), end)
