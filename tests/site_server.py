@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
-from functools import partial
+from functools import cache, partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -22,22 +22,30 @@ INDEX = "search/search_index.json"
 COOKIE = "index=full"
 
 
+@cache
+def _index(folder: str, whole: bool) -> bytes:
+    """The site's search index, or its first entry alone: read once (the site does not change while served)."""
+    data = (Path(folder) / INDEX).read_bytes()
+    if whole:
+        return data
+    index = json.loads(data)
+    index["docs"] = index["docs"][:1]
+    return json.dumps(index, ensure_ascii=False).encode("utf-8")
+
+
 class Handler(SimpleHTTPRequestHandler):
     def do_GET(self) -> None:
         if not self.path.split("?")[0].endswith("/" + INDEX):
             super().do_GET()
             return
-        whole = (Path(self.directory) / INDEX).read_bytes()
-        if COOKIE not in (self.headers.get("Cookie") or "").replace(" ", "").split(";"):
-            index = json.loads(whole)
-            index["docs"] = index["docs"][:1]
-            whole = json.dumps(index, ensure_ascii=False).encode("utf-8")
+        whole = COOKIE in (self.headers.get("Cookie") or "").replace(" ", "").split(";")
+        body = _index(self.directory, whole)
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(whole)))
+        self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        self.wfile.write(whole)
+        self.wfile.write(body)
 
     def log_message(self, format: str, *args: object) -> None:
         pass

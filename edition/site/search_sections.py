@@ -68,7 +68,7 @@ _PART = re.compile(rf'<h[1-6](?:{_SPACE}[^<>]*?)?{_SPACE}id="')
 _INNER = re.compile(rf"<(?:p|tr|li)(?:{_SPACE}|>)")
 _SKIP = frozenset(Parser().skip)
 _KEPT = frozenset(f"<{tag}>" for tag in Parser().keep)  # a kept tag's opening, as a section's words hold it
-CHUNKS = SiteCache()  # (a part, sections made before it) -> what reading it there gives (``Alone``)
+CHUNKS = SiteCache()  # a part and the state it begins in -> what reading it there gives (``Alone``, ``Inside``)
 
 
 def _attributes(raw: str) -> dict[str, str | None]:
@@ -145,7 +145,10 @@ class FastParser(Parser):
         """A part read before inside a section in this state: its words added, the context as it leaves it."""
         self.section.title.extend(inside.title)
         self.section.text.extend(inside.text)
-        tags, links, skipped = inside.end
+        self._context(*inside.end)
+
+    def _context(self, tags: tuple[str, ...], links: tuple[bool, ...], skipped: tuple[str, ...]) -> None:
+        """The context set to these open tags, permalinks and tags skipped, with what follows from them."""
         self._tags, self._links, self._skipped = list(tags), list(links), set(skipped)
         self._permalinks = sum(links)
         self._open = dict(Counter(tags))
@@ -364,9 +367,7 @@ def _inside(part: str, state: State) -> Inside | None:
     tags, links, skipped, heading, depth, title, text = state
     parser = _Scratch()
     parser._begin()
-    parser._tags, parser._links, parser._skipped = list(tags), list(links), set(skipped)
-    parser._permalinks, parser._open = sum(links), dict(Counter(tags))
-    parser._hidden = sum(parser._open.get(tag, 0) for tag in parser._skipped)
+    parser._context(tags, links, skipped)
     parser._lowest = len(tags)
     section = Section(Element(heading), depth)
     before_title, before_text = _stand_in(title), _stand_in(text)
