@@ -92,3 +92,29 @@ def test_a_family_the_catalogue_changes_is_never_served_stale(tmp_path):
     assert [f["members"] for f in json.loads(second)["families"] if "C" in f["members"]] == [["C", "D"]]
     catalogue.write_text(original, encoding="utf-8")
     assert cached_build(seeds, cache) == first
+
+
+def test_a_witness_whose_evidence_did_not_change_keeps_its_episodes(tmp_path, monkeypatch):
+    """One letter of D replaced by another that no definition and no other witness uses: the profiles weigh the
+    same, so only D is labelled again (``assign.labels_of``); the edition is still a fresh process's."""
+    import edition.engine.assign as assign
+
+    seeds = tmp_path / "seeds"
+    shutil.copytree(ROOT / "seeds", seeds)
+    cache = SiteCache()
+    labelled: list[int] = []
+    real = assign.label
+    monkeypatch.setattr(assign, "label", lambda segs, *a: labelled.append(len(segs)) or real(segs, *a))
+    cached_build(seeds, cache)
+    first = len(labelled)
+    others = "".join(p.read_text(encoding="utf-8") for p in seeds.iterdir() if p.name[:3] != "003")
+    witness = next(seeds.glob("003_*.txt"))
+    text = witness.read_text(encoding="utf-8")
+    # a letter between two letters (none of them, nor the new one, anywhere else in the seeds' files)
+    at = next(k for k in range(1, len(text) - 1) if all(c.isalpha() and c not in others for c in text[k - 1 : k + 2]))
+    new = next(c for c in "鼈鼇鼉黿" if c not in text and c not in others)
+    witness.write_text(text[:at] + new + text[at + 1 :], encoding="utf-8")
+    labelled.clear()
+    second = cached_build(seeds, cache)
+    assert second == cli_export(seeds)
+    assert 0 < len(labelled) < first

@@ -18,17 +18,21 @@ its own goes back to no episode.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections import Counter
-from functools import lru_cache
+from functools import lru_cache, partial
+from itertools import chain
 from operator import add
 
+from .cache import Cache, NoCache
 from .dates import CYCLICAL, DATE, YEAR, calendar, date_letters
 from .model import EpisodeDef, Segment
 from .normalise import Normaliser
 from .params import Params
 from .segment import CLAUSE, PARAGRAPH, SCENE, SENTENCE
+from .spread import in_order
 
 Profile = dict[str, float]  # pair -> weight
 CLAUSES = re.compile(r"[^\w]+")  # what parts a definition's clauses: every mark and space
@@ -300,14 +304,37 @@ def labels_of(
     params: Params,
     barred: dict[str, list[set[int]]],
     story: set[int] = frozenset(),
+    cache: Cache | None = None,
 ) -> dict[str, list[int]]:
     """Every witness's labels. A witness's price of a letter follows its own peak density, never less than
-    ``params.floor`` of the median witness's (off by default: see its doc)."""
+    ``params.floor`` of the median witness's (off by default: see its doc). The witnesses are labelled side by
+    side (``spread``) and, under a ``cache``, a witness whose evidence did not change keeps its labels."""
+    cache = cache or NoCache()
     raw = evidence(segments, profiles)
     peaks = {s: peak_density(segs, raw[s], params.peak) for s, segs in segments.items()}
     ranked = sorted(peaks[s] for s, segs in segments.items() if segs)
     floor = params.floor * ranked[(len(ranked) - 1) // 2] if ranked else 0.0
-    return {s: label(segs, raw[s], params, max(peaks[s], floor), barred[s], story) for s, segs in segments.items()}
+    story = frozenset(story)
+    weights = repr([sorted(p.items()) for p in profiles])
+    jobs = []
+    for s, segs in segments.items():
+        peak = max(peaks[s], floor)
+        key = ("label", _weighed(segs, barred[s], weights), peak, story, params)
+        letters = sum(len(seg.folded) for seg in segs)
+        jobs.append((key, (letters, partial(label, segs, raw[s], params, peak, barred[s], story))))
+    return dict(zip(segments, cache.get_all(jobs, in_order), strict=True))
+
+
+def _weighed(segs: tuple[Segment, ...], barred: list[set[int]], profiles: str) -> str:
+    """A digest of all ``label`` reads of a witness but the parameters: its segments' letters and breaks, their
+    barred states and (``profiles``, a digest) the weights their evidence is summed from. A save under ``mkdocs
+    serve`` changes one witness's text; the profiles weigh pairs by the whole corpus, which one letter seldom
+    moves, so the other witnesses' labels are then taken from the last build."""
+    h = hashlib.blake2b(profiles.encode(), digest_size=16)
+    h.update("\0".join(seg.folded for seg in segs).encode())
+    h.update(bytes(seg.strength + 8 * seg.quoted for seg in segs))
+    h.update(repr([(i, sorted(bar)) for i, bar in enumerate(barred) if bar]).encode())
+    return h.hexdigest()
 
 
 def viterbi(scores: list[list[float]], strength: list[int], params: Params) -> list[int]:
@@ -415,27 +442,30 @@ def assign(
     params: Params,
     family: dict[str, str],
     persons: tuple[str, ...] = (),
+    cache: Cache | None = None,
 ) -> dict[str, tuple[str | None, ...]]:
     """The episode id (or None) of every segment, per witness: a first pass, then refined ones.
 
     ``family`` gives each witness's family (``families.families``, which honours the catalogue): copies of one
-    text are one voice when the profiles grow."""
+    text are one voice when the profiles grow. ``cache``: where a shell keeps each witness's labels (``labels_of``)."""
     df: Counter[str] = Counter()
-    cf: Counter[str] = Counter()
-    n_docs = 0
-    for segs in segments.values():
-        for seg in segs:
-            df.update(pairs(seg.folded))
-            cf.update(map(add, seg.folded, seg.folded[1:]))
-            n_docs += 1
-    profiles = profiles_of(defs, norm, persons, cf, sum(cf.values()), params.name_weight, params.background)
+    cf: Counter[str] = Counter()  # no pair across segments: those with the joint "\0" are not counted in ``total``
+    n_docs = total = 0
+    for segs in segments.values():  # one count per witness, made in C
+        folded = [seg.folded for seg in segs]
+        df.update(chain.from_iterable(map(pairs, folded)))
+        joined = "\0".join(folded)
+        cf.update(map(add, joined, joined[1:]))
+        total += sum(len(f) - 1 for f in folded if f)
+        n_docs += len(folded)
+    profiles = profiles_of(defs, norm, persons, cf, total, params.name_weight, params.background)
     barred = {
         s: [t | a for t, a in zip(out_of_time(segs, defs, params), afterword(segs, len(defs)), strict=True)]
         for s, segs in segments.items()
     }
     story = {k for k, d in enumerate(defs, 1) if not d.context}
-    labels = labels_of(segments, profiles, params, barred, story)
+    labels = labels_of(segments, profiles, params, barred, story, cache)
     for _ in range(params.rounds):
         profiles = expand(profiles, segments, labels, family, df, n_docs, params.lift, params.uses)
-        labels = labels_of(segments, profiles, params, barred, story)
+        labels = labels_of(segments, profiles, params, barred, story, cache)
     return {s: tuple(defs[j - 1].id if j and not defs[j - 1].context else None for j in labels[s]) for s in segments}

@@ -113,6 +113,11 @@ def rows_key(ep: EpisodeResult) -> tuple:
     return (ep.episode.id, tuple((r.id, tuple(r.cells.items()), tuple(r.span.items()), r.moved) for r in ep.rows))
 
 
+def _letters(ep: EpisodeResult) -> int:
+    """How much an episode's fact notes read: the letters of its cells (``spread``'s measure of work)."""
+    return sum(seg.end - seg.start for row in ep.rows for segs in row.cells.values() for seg in segs)
+
+
 def tag(notes: list[Note], found: tuple[Mention, ...]) -> list[Note]:
     """A collation note is tagged person, place or thing where its lemma or a reading lies in such a name."""
     index = Mentions(found)
@@ -204,11 +209,11 @@ def annotate(
     collation = fitted([n for c in collated for n in c.notes], episodes, outside, texts)  # inside their cells
     notes = locate(tag(collation, found) + lacuna_notes(lacunae, tokens), episodes)
     partition = tuple(f.members for f in fams)  # which witnesses are independent: the catalogue may say
-    notes += [
-        n
-        for ep in episodes
-        for n in cache.get(("facts", rows_key(ep), everything, partition), partial(facts.notes, ep))
-    ]
+    told = cache.get_all(  # each episode's fact notes, the episodes side by side (``spread``)
+        [(("facts", rows_key(ep), everything, partition), (_letters(ep), partial(facts.notes, ep))) for ep in episodes],
+        in_order,
+    )
+    notes += [n for found_in_episode in told for n in found_in_episode]
     editors, counts = edits.notes(tokens)
     judged = edits.judge(notes + locate(editors, episodes), episodes)
     return Annotated(

@@ -156,7 +156,7 @@ def episodes_of(
     params = resources.params
 
     def machine() -> dict[str, tuple[str | None, ...]]:
-        own = assign(segments, resources.episodes + resources.context, norm, params, family, persons)
+        own = assign(segments, resources.episodes + resources.context, norm, params, family, persons, cache)
         return follow_base(own, segments, tokens, fams, anchored, params.anchor)
 
     labels = cache.get(("episodes", everything, tuple((f.base, f.members) for f in fams)), machine)
