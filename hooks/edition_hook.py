@@ -39,7 +39,9 @@ from edition.engine.export import to_dict, to_json
 from edition.engine.pipeline import build
 from edition.engine.resources import data_folders, load_resources
 from edition.errors import EditionError
-from edition.interchange import published
+from edition.interchange.aside import Aside, tei_aside
+from edition.interchange.schema import NAME as SCHEMA
+from edition.interchange.schema import schema_text
 from edition.site.cache import SiteCache
 from edition.site.error import LastGoodSite
 from edition.site.parameters import MARKER as PARAMETERS
@@ -52,6 +54,7 @@ _state = {"command": "build"}  # set once per process
 _cache = SiteCache()  # keyed by content: survives rebuilds on purpose
 _last_good = LastGoodSite()  # what `serve` shows while the input is broken
 GENERATED = ("episodes/", "witnesses/")  # nav sections this hook fills
+TEI = "edition.xml"
 
 
 def on_startup(command: str, dirty: bool) -> None:
@@ -86,6 +89,7 @@ def _pages(config, files: Files) -> tuple[dict[str, str], dict[str, str | bytes]
     input is broken under `serve`)."""
     project = _project(config)
     seeds = _seeds(config)
+    _state.pop("tei", None)
     try:
         resources = load_resources(data_folders(seeds, project))
         _state["parameters"] = parameters_table(resources.params)
@@ -101,15 +105,17 @@ def _pages(config, files: Files) -> tuple[dict[str, str], dict[str, str | bytes]
     for stage, seconds in edition.timings.items():
         log.info("edition: %-9s %.2f s", stage, seconds)
     export = to_dict(edition)
-    t0 = time.perf_counter()
     texts = {w.siglum: w.text for w in edition.witnesses}
+    data = to_json(export)
+    # the TEI takes seconds on a large edition: made again only when the export or a text has changed, and then
+    # beside this process's rendering (``tei_aside``), to be collected when MkDocs writes the files (``_Aside``)
+    site = (config.site_name, config.site_url)
+    key = ("tei", digest(data), *(digest(t) for t in texts.values()), *site)
+    _state["tei"] = _cache.get(key, partial(tei_aside, export, data, texts, *site))
+    t0 = time.perf_counter()
     pages = render_site(export, texts, _cache, resources.variants)
     log.info("edition: %-9s %.2f s (%d pages)", "render", time.perf_counter() - t0, len(pages))
-    data = to_json(export)
-    # the TEI takes seconds on a large edition: made again only when the export or a text has changed
-    site = (config.site_name, config.site_url)
-    key = ("published", digest(data), *(digest(t) for t in texts.values()), *site)
-    downloads = {"edition.json": data, **_cache.get(key, partial(published, export, texts, *site))}
+    downloads = {"edition.json": data, SCHEMA: schema_text()}
     _last_good.good(pages, downloads)
     return pages, downloads
 
@@ -151,10 +157,28 @@ def on_files(files: Files, config) -> Files:
         _cache.end_build()
     for path, content in {**pages, **downloads}.items():
         files.append(File.generated(config, path, content=content))
+    tei = _state.pop("tei", None)
+    if tei is not None:
+        files.append(_Aside(config, TEI, tei))
     if config.nav:
         config.nav = _sync_nav(config.nav, list(pages))
     config.extra["edition_downloads"] = bool(downloads)  # none yet: overrides/main.html shows no links to them
     return files
+
+
+class _Aside(File):
+    """A download made aside (``tei_aside``): collected when it is first read, which is when MkDocs copies the
+    files, after the pages' Markdown is converted; kept as the last good build's (a broken build under ``serve``
+    publishes it again)."""
+
+    def __init__(self, config, path: str, made: Aside) -> None:
+        super().__init__(path, src_dir=None, dest_dir=config.site_dir, use_directory_urls=config.use_directory_urls)
+        self.generated_by, self.abs_src_path, self.made = "edition", None, made
+
+    @property
+    def _content(self) -> bytes:  # what ``File`` reads its content from
+        made = _last_good.downloads[self.src_uri] = self.made.result()
+        return made
 
 
 @dataclass(frozen=True)

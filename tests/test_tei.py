@@ -439,3 +439,19 @@ def test_silent_differences_are_marked_with_their_cause(seeds_export):
     for cause in ("script", "unpunctuated"):
         assert dev.xpath("//t:rdg[@cause=$c][not(@n)]", c=cause, namespaces=NS), cause
     assert dev.xpath("//t:rdg[@type='layout']", namespaces=NS)  # P's printed line breaks
+
+
+def test_the_worker_makes_the_same_document(seeds_export, monkeypatch):
+    """A large edition's TEI is made in a worker process (``interchange.aside``) while the site renders: the same
+    bytes as in the calling process, and the worker answers request after request."""
+    from edition.engine.export import to_json
+    from edition.interchange import aside
+
+    export, texts, _ = _corpus("seeds", seeds_export)
+    here = to_tei(export, texts, "題", URL)
+    monkeypatch.setattr(aside, "LEAST", 0)
+    first = aside.tei_aside(export, to_json(export), texts, "題", URL)
+    second = aside.tei_aside(export, to_json(export), texts, "他題", None)
+    assert first.result() == here
+    assert second.result() == to_tei(export, texts, "他題", None) != here
+    assert aside._worker[0].process.poll() is None  # kept for the next build
