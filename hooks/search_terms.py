@@ -9,8 +9,10 @@ of Han characters), and its worker matches a query against those words. Three th
    name is one term (杨万春, not 杨 万春). The segmenter is made once per process and kept across the rebuilds
    of ``mkdocs serve``; the register is read afresh on every build, names it gained are added, and a name it
    lost makes a new segmenter. A page's index entries are kept too, and a rebuild reuses them while the
-   page's HTML (and address, title, search options and the words) are unchanged, and a changed page's sections
-   read before are neither read (``search_sections.CHUNKS``) nor cut (``SEGMENTED``) again. When ``rjieba`` is not
+   page's HTML (and address, title, search options and the words) are unchanged, and a changed page's parts
+   read before are not read again (``search_sections.CHUNKS``), nor its sentences cut again (``SEGMENTED``:
+   a section's text is cut sentence by sentence, as Material's cutting of each run of Han letters alone
+   allows). When ``rjieba`` is not
    installed, Material's jieba is left in place, with the names as its user dictionary (as before). On broken
    input the edition hook reports it, and the index is built without the names.
 2. The parser. Material cuts a page into sections with its ``Parser`` (``html.parser``), which was most of a
@@ -33,6 +35,7 @@ import re
 import tempfile
 from pathlib import Path
 
+from backrefs import bre
 from mkdocs.plugins import event_priority
 
 from edition.engine.convert import to_simplified, to_traditional
@@ -143,17 +146,37 @@ def _cached_indexing(material_search) -> None:
     cls = material_search.SearchIndex
     if getattr(cls, "_edition_cached", False):
         return
-    add, segment = cls.add_entry_from_context, cls._segment_chinese
+    add = cls.add_entry_from_context
 
     def add_entry_from_context(self, page):
         ENTRIES.add(self, page, lambda p: add(self, p))
 
     def _segment_chinese(self, data):
-        return SEGMENTED.get((SEGMENTER.words_key, data), lambda: segment(self, data))
+        # Material cuts each run of Han letters alone, so a text cut after each 。 (no Han letter) is cut the same
+        # piece by piece: a saved character changes the words of one sentence of a reading text, not of all
+        pieces = [
+            SEGMENTED.get((SEGMENTER.words_key, piece), lambda piece=piece: segment(piece))
+            for piece in SENTENCE_END.split(data)
+        ]
+        return "".join(pieces).strip("\u200b")
 
     cls.add_entry_from_context = add_entry_from_context
     cls._segment_chinese = _segment_chinese
     cls._edition_cached = True
+
+
+SENTENCE_END = re.compile("(?<=。)")
+HAN = bre.compile(r"(\p{script: Han}+)", bre.UNICODE)  # what Material's ``SearchIndex._segment_chinese`` cuts
+
+
+def segment(data: str) -> str:
+    """Material's ``SearchIndex._segment_chinese`` (mkdocs-material 9.8.1) with ``SEGMENTER``, but for its last step:
+    the zero-width spaces at the ends are kept (a piece of a text: they are stripped from the whole)."""
+
+    def replace(match):
+        return "".join(["\u200b", "\u200b".join(SEGMENTER.cut(match.group(0))), "\u200b"])
+
+    return HAN.sub(replace, data)
 
 
 def _rjieba() -> bool:

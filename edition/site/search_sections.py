@@ -66,6 +66,13 @@ _PART = re.compile(rf'<h[1-6](?:{_SPACE}[^<>]*?)?{_SPACE}id="')
 # where a part of a page may begin inside a section: a paragraph, a table's row, an item of a list (read alone
 # where the state it begins in was met before, ``Inside``)
 _INNER = re.compile(rf"<(?:p|tr|li)(?:{_SPACE}|>)")
+# what a page is read as, the same words as it gives (``masked``): the text of an element left out of the search,
+# and the values of attributes the parser never reads, outside a heading's own tag
+_EXCLUDED = re.compile(
+    rf"(<(a|span){_SPACE}(?:[^<>d]++|d(?!ata-search-exclude))*+data-search-exclude(?:{_SPACE}[^<>]*)?>)[^<]*+(</\2>)"
+)
+_UNREAD = tuple((re.compile(f' {name}="[^"<>&]+"'), f' {name}=""') for name in ("href", "title", "data-notes", "id"))
+_HEADING_TAG = re.compile(rf"(<h[1-6](?:{_SPACE}[^<>]*)?>)")
 _SKIP = frozenset(Parser().skip)
 _KEPT = frozenset(f"<{tag}>" for tag in Parser().keep)  # a kept tag's opening, as a section's words hold it
 CHUNKS = SiteCache()  # a part and the state it begins in -> what reading it there gives (``Alone``, ``Inside``)
@@ -86,6 +93,7 @@ class FastParser(Parser):
             return
         self._begin()
         self.itself = True  # (its tests ask) whether it read the page itself, not Material's parser
+        page, data = data, masked(data)  # the same words (``masked``), and the parts read before more often
         heads = {m.start() for m in _PART.finditer(data)}
         cuts = sorted({0, len(data), *heads, *(m.start() for m in _INNER.finditer(data))})
         for a, b in itertools.pairwise(cuts):
@@ -106,7 +114,7 @@ class FastParser(Parser):
             if not _is_plain(pieces):
                 Parser.__init__(self)  # as fresh: the whole page to Material's parser
                 self.itself = False
-                super().feed(data)
+                super().feed(page)
                 return
             self._run(pieces)
         self.context = [Element(tag) for tag in self._tags]
@@ -330,6 +338,25 @@ class Marks:
 # reading a part inside a section depends on: the context's tags, which are permalinks, the tags skipped, the
 # section's heading's tag and depth, and its title's and text's ``Marks``
 State = tuple[tuple[str, ...], tuple[bool, ...], tuple[str, ...], str, float, tuple, tuple]
+
+
+def masked(page: str) -> str:
+    """A page as its search reads it: the numbers of a reading text's marks and of its 校勘記 (〔七〕, left
+    out of the search) and the note ids and titles its links carry (``href="#n12"``) blanked. A saved character
+    numbers every mark and note after it anew; blanked, the paragraphs and notes after it are the parts read before
+    (``CHUNKS``), and are not read again.
+
+    The words are the same: an element left out (``data-search-exclude``) is skipped whole, its text unread, and the
+    parser reads no ``href``, ``title`` or ``data-notes``, and an ``id`` only on a heading (a value holding a
+    character reference is left as it is). One pattern per attribute, over the page between its headings, in C."""
+
+    pieces = _HEADING_TAG.split(page)
+    for i in range(0, len(pieces), 2):  # not a heading's own tag (its id is read)
+        piece = _EXCLUDED.sub(r"\1\3", pieces[i])
+        for attribute, blank in _UNREAD:
+            piece = attribute.sub(blank, piece)
+        pieces[i] = piece
+    return "".join(pieces)
 
 
 class Inside:
