@@ -12,9 +12,9 @@ of Han characters), and its worker matches a query against those words. Three th
    page's HTML (and address, title, search options and the words) are unchanged, and a changed page's parts
    read before are not read again (``search_sections.CHUNKS``), nor its sentences cut again (``SEGMENTED``:
    a section's text is cut sentence by sentence, as Material's cutting of each run of Han letters alone
-   allows). When ``rjieba`` is not
-   installed, Material's jieba is left in place, with the names as its user dictionary (as before). On broken
-   input the edition hook reports it, and the index is built without the names.
+   allows). When ``rjieba`` is not installed, Material's jieba is left in place, with the names as its user
+   dictionary (as before). On broken input the edition hook reports it, and the index is built without the
+   names.
 2. The parser. Material cuts a page into sections with its ``Parser`` (``html.parser``), which was most of a
    rebuild of a large edition; ``edition.site.search_sections.FastParser`` gives the same sections, faster.
 3. What the worker may show. The other-script copy of each run of text (``span.ed-alt``, hidden on the page)
