@@ -70,9 +70,19 @@ def axe_source():
     return AXE.read_text(encoding="utf-8")
 
 
+SETTLED = (
+    "() => document.getAnimations().every(a => a.playState !== 'running'"
+    " || a.effect === null || a.effect.getComputedTiming().endTime === Infinity)"
+)
+
+
 def axe_violations(pg, axe_source: str, known: list[tuple[str, str]] = ()) -> list:
     """axe-core's serious and critical violations of the page as it stands (WCAG 2.2 AA and below): per rule, how
-    many elements and the first. ``known``: (rule, CSS selector) pairs whose elements that rule may fail."""
+    many elements and the first. ``known``: (rule, CSS selector) pairs whose elements that rule may fail. Read once
+    the page's finite animations and transitions have ended, so an element fading in is checked at its settled
+    colours (the search test once failed here on a loaded machine, not seen again in a dozen runs; a fade is the
+    one thing the page does in time)."""
+    pg.wait_for_function(SETTLED)
     pg.add_script_tag(content=axe_source)
     return pg.evaluate(AXE_RUN, list(known))
 
