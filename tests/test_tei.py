@@ -455,3 +455,21 @@ def test_the_worker_makes_the_same_document(seeds_export, monkeypatch):
     assert first.result() == here
     assert second.result() == to_tei(export, texts, "他題", None) != here
     assert aside._worker[0].process.poll() is None  # kept for the next build
+
+
+def test_a_worker_that_stops_leaves_the_document_made_here(seeds_export, monkeypatch):
+    """The worker killed after a request (or before one) is no lost TEI: it is made in the calling process, and the
+    next request starts a new worker."""
+    from edition.engine.export import to_json
+    from edition.interchange import aside
+
+    export, texts, _ = _corpus("seeds", seeds_export)
+    monkeypatch.setattr(aside, "LEAST", 0)
+    sent = aside.tei_aside(export, to_json(export), texts, "題", URL)
+    killed = aside._worker[0].process
+    killed.kill()
+    killed.wait()
+    assert sent.result() == to_tei(export, texts, "題", URL)
+    again = aside.tei_aside(export, to_json(export), texts, "題", URL)
+    assert aside._worker[0].process is not killed
+    assert again.result() == to_tei(export, texts, "題", URL)

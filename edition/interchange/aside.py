@@ -21,6 +21,8 @@ import pickle
 import subprocess
 import sys
 import traceback
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from ..engine.exported import EditionJson
@@ -53,12 +55,14 @@ class _Worker:
         pickle.dump(request, self.process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
         self.process.stdin.flush()
 
-    def receive(self) -> bytes:
+    def receive(self) -> bytes | None:
+        """The answer to the request sent last, or None when the worker stopped before it answered."""
         assert self.process.stdout is not None
         try:
             ok, answer = pickle.load(self.process.stdout)
-        except EOFError:
-            raise RuntimeError("the worker making the TEI stopped") from None
+        except (EOFError, OSError, pickle.UnpicklingError):
+            self.process.kill()
+            return None
         if not ok:
             raise RuntimeError(f"the worker making the TEI failed:\n{answer}")
         return answer
@@ -71,15 +75,17 @@ class Aside:
     """A TEI document being made: ``result()`` waits for it (once; later calls return it again). The worker answers
     its requests in turn: one not collected when the next is made is collected then."""
 
-    def __init__(self, made: bytes | None = None, worker: _Worker | None = None) -> None:
-        self._made, self._worker = made, worker
+    def __init__(self, here: Callable[[], bytes], worker: _Worker | None = None) -> None:
+        self._here, self._worker = here, worker  # ``here``: the document made in this process
+        self._made = here() if worker is None else None
 
     def result(self) -> bytes:
         if self._made is None:
             assert self._worker is not None
             worker, self._worker = self._worker, None
-            self._made = worker.receive()
             worker.pending = None
+            made = worker.receive()
+            self._made = self._here() if made is None else made  # a worker that stopped (killed): made here
         return self._made
 
 
@@ -88,15 +94,20 @@ def tei_aside(
 ) -> Aside:
     """``to_tei``'s document, to be collected with ``result()``: made in the worker when the export's JSON
     (``data``) holds ``LEAST`` characters, else here and now."""
+    here = partial(to_tei, export, texts, title, url)
     if len(data) < LEAST:
-        return Aside(made=to_tei(export, texts, title, url))
+        return Aside(here)
+    if _worker and _worker[0].pending is not None:  # its answer first: the worker writes it before it reads again
+        _worker[0].pending.result()
     if not _worker or _worker[0].process.poll() is not None:
         _worker[:] = [_Worker()]
     worker = _worker[0]
-    if worker.pending is not None:  # its answer first: the worker writes it before it reads again
-        worker.pending.result()
-    worker.send((data, texts, title, url))
-    worker.pending = Aside(worker=worker)
+    try:
+        worker.send((data, texts, title, url))
+    except OSError:  # it stopped since (its pipe is closed): made here
+        worker.process.kill()
+        return Aside(here)
+    worker.pending = Aside(here, worker)
     return worker.pending
 
 
