@@ -85,8 +85,9 @@ def on_serve(server, config, builder):
 
 
 def _pages(config, files: Files) -> tuple[dict[str, str], dict[str, str | bytes]]:
-    """Generated pages and the downloads: the export JSON, the TEI and the schema (the last good build's when the
-    input is broken under `serve`)."""
+    """Generated pages and the downloads: the export JSON and the schema, the TEI being made aside
+    (``_state["tei"]``, added by ``on_files``); the last good build's, TEI included, when the input is broken under
+    `serve`."""
     project = _project(config)
     seeds = _seeds(config)
     _state.pop("tei", None)

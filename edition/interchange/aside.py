@@ -112,7 +112,7 @@ def tei_aside(
 
 
 def _serve() -> None:
-    """The worker's loop: each request answered with (True, files) or (False, the traceback), until the caller
+    """The worker's loop: each request answered with (True, the document) or (False, the traceback), until the caller
     closes its end."""
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     while True:
