@@ -8,8 +8,7 @@ Both tools get the same input: the first N characters of each witness text
 non-whitespace character (its default tokenizer would take a whole unspaced
 Chinese clause as one token), compared as written. Each run is a fresh
 subprocess: wall time and peak resident memory are the process's own. Times
-are given with the imports and library start-up (jieba's dictionary, ~0.7 s
-for us) and without them.
+are given with the imports and library start-up and without them.
 
 Differences: CollateX's are its variant columns (consecutive ones merged);
 ours are the notes of the export. A CollateX difference is *located* by us when
@@ -129,13 +128,9 @@ def child(tool: str, size: int) -> None:
     if tool == "collatex":
         import collatex  # noqa: F401
     else:
-        import jieba
-        import jieba.posseg  # its tables load on import; the notes would load them on first use
-
         import edition.engine.export
         import edition.engine.pipeline  # noqa: F401
 
-        jieba.initialize()  # the dictionary the notes' word segmentation loads on first use
     t1 = time.perf_counter()
     out = run_collatex(a, b) if tool == "collatex" else run_engine(a, b)
     t2 = time.perf_counter()

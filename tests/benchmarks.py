@@ -28,7 +28,7 @@ about L characters, ``k``/``M`` suffixes allowed; see ``tests/synth.py``), or
 the path of a folder of witnesses (a corpus another generator made: one
 whose copies reorder their paragraphs collates and scales otherwise).
 In the second table, "start-up" (importing the engine and the site
-renderer, loading jieba's dictionary) is timed apart from the stages, and
+renderer) is timed apart from the stages, and
 "total" is the engine's stages plus the export after it. "render" is a cold
 render of every page (``render_site`` with no cache). "rebuild" is the edition's part of a
 ``mkdocs serve`` rebuild after one character of one witness changed, done
@@ -91,18 +91,13 @@ def measure(folder: Path) -> dict[str, float]:
     """One run of the whole engine and a cold render on ``folder`` in this process: seconds per stage,
     total, render, rebuild, peak MB.
 
-    ``start-up`` is importing the engine and the renderer and loading jieba's dictionary (which the notes
-    would otherwise load on first use); the stages and ``total`` come after it.
+    ``start-up`` is importing the engine and the renderer; the stages and ``total`` come after it.
     """
     t0 = time.perf_counter()
-    import jieba
-    import jieba.posseg  # its tables load on import; the notes would load them on first use
-
     from edition.engine.export import to_dict, to_json
     from edition.site.render import render_site
     from tests.support import build_folder as build
 
-    jieba.initialize()
     t1 = time.perf_counter()
     c1 = time.process_time() + _children_cpu()
     edition = build(folder)
