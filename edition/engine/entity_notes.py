@@ -201,10 +201,19 @@ class EntityNotes:
         itself), and by fewer families in the episode than ``e`` (the others' entry is the fact, the lone
         witness's name its reading: E's 李承乾 for the others' prince 李治, not the lecture's slip 李承乾 the
         others' reading of E's prince). Counting other families anywhere in the episode instead lost E's
-        prince to that slip, in a digression of another witness."""
+        prince to that slip, in a digression of another witness. Of an entry holding ``e``'s title, a family
+        that names ``e`` too where ``s`` names it does not count: one role has one holder at a moment, and a
+        text naming both there corrects or contrasts (the lecture's 李承乾——哎，说错了……这时候的太子是李治, in the
+        rows E's 李承乾 meets the prince), it does not tell a second prince."""
 
         def families(f: str) -> int:
             return len(self.q.families(w for w, es in here.in_episode.items() if f in es))
+
+        def others(x: Said, f: str) -> set[str]:
+            beside = here.told.beside(x, f)
+            if set(self.entries[f].titles) & set(self.entries[e].titles):
+                beside -= here.told.beside(x, e)
+            return beside
 
         least = families(e)
         return [
@@ -214,7 +223,7 @@ class EntityNotes:
             and f in self.entries
             and x.how != "title"
             and (s, f) not in here.taken
-            and len(here.told.beside(x, f)) == 1
+            and len(others(x, f)) == 1
             and families(f) < least
         ]
 
