@@ -897,3 +897,17 @@ def test_a_count_two_texts_give_alike_at_one_moment_is_still_stated(tmp_path):
     assert unsaid == {"A", "E"}  # B breaks off before; C has no such episode
     _, b = note.readings[0].spans["Y"]
     assert texts["Y"][b : b + 2] == "飛騎"
+
+
+def test_a_count_of_men_and_the_same_count_under_arms_are_one_count(tmp_path):
+    """The chronicle counts the escort as men, 從飛騎三千人, where D counts it under arms, 三千飞骑: one count
+    (a row's notes already take the two measures as one), told by two families -- the note on D's 三千 was
+    lost when the chronicle was added, the 三千人 read as the number told elsewhere."""
+    from tests.kinds import edition_folder
+
+    ed = build_folder(edition_folder(tmp_path / "w", ["101_tongjian_skqs.txt"]))
+    texts = {w.siglum: w.text for w in ed.witnesses}
+    (note,) = [n for n in notes_of(ed, "fact") if n.episode == "crown-prince" and n.cls == "number"]
+    quoted = {s: texts[s][a:b] for r in note.readings for s, (a, b) in r.spans.items()}
+    assert quoted == {"D": "三千", "P": "三千人"}
+    assert {s for r in note.readings if not r.spans for s in r.sigla} == {"A", "E"}

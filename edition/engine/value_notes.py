@@ -255,11 +255,14 @@ class ValueNotes:
         commentary's gloss (a distance in brackets), nor a date where another text dates anything here.
         So too where fewer families than ``agree`` give it, alike, in cells of one moment: a flashback's 他點了
         三千飛騎 beside D's 先自点起三千飞骑 -- adding the second text took away the first one's note."""
+        counted = [x for xs in everything.values() for x in xs if x.kind in ("number", "date") and self._counts(x)]
+        # men counted as men (飛騎三千人) where others count them under arms (三千飛騎), the number alike: one
+        # count, as ``_men`` makes it in a row -- else the chronicles' 三千人 took D's 三千 away as told elsewhere
+        armed = {x.value for x in counted if x.kind == "number" and x.key == "兵"}
         by_key: defaultdict[tuple[str, str], list[Said]] = defaultdict(list)
-        for xs in everything.values():
-            for x in xs:
-                if x.kind in ("number", "date") and self._counts(x):
-                    by_key[(x.kind, "" if x.kind == "date" else x.key)].append(x)
+        for x in counted:
+            key = "" if x.kind == "date" else "兵" if x.key == "人" and x.value in armed else x.key
+            by_key[(x.kind, key)].append(x)
         out = []
         for (kind, key), xs in sorted(by_key.items()):
             families = self.q.families(x.siglum for x in xs)
