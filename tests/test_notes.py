@@ -721,6 +721,13 @@ def test_a_modern_references_dates_are_compared_as_the_chinese_texts_write_them(
     assert [d.value for d in dates(t, s, {})] == ["十月一日"]
 
 
+def test_a_spoken_day_in_hao_is_the_day_in_ri():
+    """A lecturer says 九月十八号 (號) and 10月1号: the day the texts write 九月十八日, 十月一日; a day in 号 with no
+    month before it is no date (二十号人 counts men)."""
+    t, s = seg_of("所以九月十八號，他下了命令。10月1号到了蒲沟，带着二十号人。")
+    assert [(d.text, d.value) for d in dates(t, s, {})] == [("九月十八號", "九月十八日"), ("10月1号", "十月一日")]
+
+
 def test_dates_are_whole():
     t, s = seg_of("不得不于九月十八日下令班师，雨季集中在六七月间。乙酉，至辽东。")
     assert [d.value for d in dates(t, s, months_in_force(t.n))] == ["九月十八日", "乙酉"]
@@ -869,6 +876,23 @@ def test_a_witness_naming_another_prince_is_a_reading_though_a_lecturer_slips_on
     ed = build_folder(edition_folder(tmp_path / "w", files))
     prince = [n.text for n in ed.notes if n.type == "fact" and n.episode == "crown-prince" and "李治" in n.text]
     assert prince == [note]
+
+
+def test_a_lecturers_spoken_days_stand_with_the_others_days(tmp_path):
+    """The lecture dates the withdrawal 九月十八号 and the rite 十月十一号, as A/B/C/E and E write 九月十八日 and
+    十月十一日: each is quoted in the note on that day, as it reads, and no longer left out."""
+    from tests.kinds import edition_folder
+
+    ed = build_folder(edition_folder(tmp_path / "w", ["233_lecture_transcript.txt"]))
+    texts = {w.siglum: w.text for w in ed.witnesses}
+    days = {}
+    for n in notes_of(ed, "fact"):
+        for r in n.readings:
+            if "J" in r.spans:
+                a, b = r.spans["J"]
+                days[texts["J"][a:b]] = (n.episode, {s for q in n.readings for s in q.spans})
+    assert days["九月十八号"] == ("withdrawal", {"A", "B", "C", "E", "J"})
+    assert days["十月十一号"] == ("rite", {"E", "J"})
 
 
 def test_a_name_a_speaker_spells_a_letter_with_is_not_a_reading(tmp_path):

@@ -15,12 +15,14 @@ from .numerals import chinese
 STEMS, BRANCHES = "甲乙丙丁戊己庚辛壬癸", "子丑寅卯辰巳午未申酉戌亥"
 CYCLICAL_DAYS = tuple(STEMS[i % 10] + BRANCHES[i % 12] for i in range(60))
 _MONTH = r"(?<![一二三四五六七八九十])(?:正|十[一二]|[一二三四五六七八九十])月"
-_DAY = r"(?:初[一二三四五六七八九十]|[一二三四五六七八九十廿卅]{2,3}|[一二三四五六七八九]初)日?"
+# a day after its month may end in 日, or in the spoken 号 (號: 九月十八号, as a lecturer says it); a day alone
+# only in 日 (二十号人 is twenty men)
+_DAY = r"(?:初[一二三四五六七八九十]|[一二三四五六七八九十廿卅]{2,3}|[一二三四五六七八九]初)[日号]?"
 DATE = re.compile(rf"{_MONTH}(?:{_DAY}|初)?|(?:[一二三四五六七八九十廿卅]{{2,3}}|初[一二三四五六七八九十])日")
 # a month and a day in Arabic digits, as a modern reference writes them (9月18日, 21日): dates the fact notes
 # compare (as the Chinese texts write them, ``as_written_in_chinese``); a witness so written is no annal of entries
 _ARABIC_MONTH = r"(?:1[0-2]|0?[1-9])月"
-_ARABIC_DATE = rf"(?<!\d){_ARABIC_MONTH}(?:(?:[12]\d|3[01]|0?[1-9])日)?|(?<![\d月])(?:[12]\d|3[01]|[1-9])日"
+_ARABIC_DATE = rf"(?<!\d){_ARABIC_MONTH}(?:(?:[12]\d|3[01]|0?[1-9])[日号])?|(?<![\d月])(?:[12]\d|3[01]|[1-9])日"
 FACT_DATE = re.compile(rf"{DATE.pattern}|{_ARABIC_DATE}")
 # the sixty days grouped by their stem (甲[子戌申午辰寅]|乙[…]…): the same two-letter days, but a letter that is no
 # stem fails at once, where sixty alternatives were tried at every letter of a text
@@ -121,6 +123,6 @@ def months_in_force(folded: str) -> dict[int, str]:
 
 def as_written_in_chinese(date: str) -> str:
     """A date in the form the Chinese texts give it, to compare by: 10月21日 -> 十月二十一日, 十月初一 -> 十月一日
-    (a day of the month's first ten, with 初 or without, is one day)."""
-    date = re.sub(r"\d+", lambda m: chinese(int(m.group())), date)
+    (a day of the month's first ten, with 初 or without, is one day), 九月十八号 -> 九月十八日."""
+    date = re.sub(r"\d+", lambda m: chinese(int(m.group())), date).replace("号", "日")
     return re.sub(r"初([一二三四五六七八九十])日?", r"\1日", date)
