@@ -223,6 +223,24 @@ def test_a_sentence_whose_start_tells_an_earlier_moment_sends_its_start_up():
     assert "賜縑" in with_c[0].cells["A"][0].text and "拜辭" in with_c[1].cells["A"][0].text
 
 
+def test_a_summarys_clause_joins_the_others_moment_though_its_wording_is_its_own(tmp_path):
+    """The summary's 归途中，长孙无忌率万人割草铺路，才使大军通过泥泞的辽泽，随后又在渤错水遭遇暴风雪，士卒冻死甚多
+    tells the road and the blizzard in one sentence. Its last clauses are like the others' blizzard rows below
+    less than a transposition must be (0.3) and more than ``part`` asks (0.2): they go down to A's 他們遭遇暴風雪，
+    竟至凍斃, the start staying with the marsh."""
+    from tests.kinds import edition_folder
+
+    ed = build_folder(edition_folder(tmp_path / "w", ["213_summary.txt"]))
+    (marsh,) = [e for e in ed.episodes if e.episode.id == "liao-marshes"]
+    holding = {
+        seg.text: "".join(s.text for s in row.cells.get("A", ()))
+        for row in marsh.rows
+        for seg in row.cells.get("X", ())
+    }
+    assert "遭遇暴風雪，竟至凍斃" in holding["随后又在渤错水遭遇暴风雪，士卒冻死甚多。"]
+    assert "泥淖" in holding["归途中，长孙无忌率万人割草铺路，才使大军通过泥泞的辽泽，"]
+
+
 def test_no_row_holds_marks_alone_even_where_the_editor_cuts():
     """The editor's passages cut the segments where they begin and end; the closing quote after a passage (A's ”,
     B's 」) stays with its words instead of making a row of its own (the seeds' file made four such rows)."""

@@ -73,6 +73,11 @@ class Params:
     match: float = p(0.06, "Similarity a segment (or a run of them) needs to join a row in its witness's order.")
     merge: float = p(0.02, "Similarity each further segment of a several-to-one (or two-to-two) pairing must add.")
     moved: float = p(0.3, "Similarity a segment needs to join a row out of its witness's order (shown as moved).")
+    part: float = p(
+        0.2,
+        "Similarity a sentence's first or last clauses need to a row apart to be parted to it. Left out in turn,"
+        " every kind chose 0.2 over 0.3 (moved's, used until stop 43); 0.15, chosen by most, lowered all together.",
+    )
     floor_share: float = p(0.75, "Share of the lesser of match and moved below which no text is a candidate at all.")
     longest: int = p(8, "Rows a segment may answer, and segments one row may take, at most.")
     reach: int = p(4, "Rows either side, in units of longest, that a sentence's parted clauses may go to.")

@@ -50,6 +50,7 @@ class AlignParams:
     match: float  # similarity a segment (or a bead of them) needs to join a row in order
     merge: float  # what each segment or row beyond one in a bead costs in similarity
     moved: float  # similarity a segment needs to join a row out of its witness's order (a transposition)
+    part: float = 0.2  # similarity a sentence's first or last clauses need to a row apart to be parted to it
     floor_share: float = 0.75  # of min(match, moved): below it, no candidate
     longest: int = 8  # rows one segment answers, segments one row takes, at most
     reach: int = 4  # rows either side, in units of longest, a sentence's clauses may be parted to

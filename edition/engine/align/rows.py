@@ -378,7 +378,7 @@ def align(
     if clauses:
         like = Likeness(vecs, idf, names, clauses)
         for siglum in present:
-            rows = split_rows(rows, siglum, clauses.get(siglum, []), like, params.moved, params.reach * params.longest)
+            rows = split_rows(rows, siglum, clauses.get(siglum, []), like, params.part, params.reach * params.longest)
     rows = single_rows(apart(rows, headings(segments)))
     out = []
     for k, row in enumerate(rows, 1):
