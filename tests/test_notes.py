@@ -596,6 +596,18 @@ def test_dates_of_two_months_in_one_row_are_two_events(both):
     assert "時日：E 作九月二十日；P、Q、U 作乙酉" in dates
 
 
+def test_a_day_some_texts_give_and_others_give_otherwise_is_one_note(both):
+    """The withdrawal's day: A/B (in the dialogue: 明日為九月十八日), C and E write 九月十八日, Q its cyclical 癸未. One
+    fact, one note: the note setting E's 九月十八日 against Q's 癸未 and one saying A, B, C, E agree on 九月十八日
+    were two; the second's texts are in the first."""
+    days = [
+        n for n in notes_of(both, "fact") if n.episode == "withdrawal" and n.cls == "date" and "九月十八日" in n.text
+    ]
+    assert len(days) == 1
+    readings = {s: r.text for r in days[0].readings for s in r.sigla}
+    assert {s for s, t in readings.items() if t == "九月十八日"} >= {"A", "B", "C", "E"} and readings["Q"] == "癸未"
+
+
 def test_texts_agreeing_on_a_month_date_one_moment(both):
     """The 綱目 (R) and the 輯覽 (S) tell 冬十月遣使祀魏徵 where the others' 遼澤 reaches 蒲溝 in the tenth month:
     the row holds both 十月, but they date two events. A month stated as agreed is one the texts give beside

@@ -43,11 +43,6 @@ def _day(date: str) -> bool:
     return "月" in date and _whole(date)
 
 
-def _places(readings: Iterable[Reading]) -> set[tuple[str, tuple[int, int]]]:
-    """Where a note's readings stand: (witness, span) of each."""
-    return {(s, span) for r in readings for s, span in r.spans.items()}
-
-
 def _pairs(folded: str) -> set[str]:
     """The character pairs of a compared text with no numeral in them: what a cell says of a count, not the
     count."""
@@ -97,21 +92,25 @@ class ValueNotes:
                 if x.kind in VALUES:
                     by_row.setdefault((group[x.row], x.kind), {}).setdefault(s, []).append(x)
         days = self._day_notes(everything)
-        found = []
+        found: list[tuple[str, str, dict[str, Said]]] = []
         for g in dict.fromkeys(group.values()):
             for kind in VALUES:
                 found += self._value_notes(
                     kind, by_row.get((g, kind), {}), named, cover, set(days), (everything, cells)
                 )
-        # a day the texts agree on, where a note of this episode already sets every quoted reading of it against
-        # another form (P's 丙辰 beside E's 二十一日, V's 十月二十一日): one fact, one note -- that one
-        differing = [_places(readings) for kind, label, readings in found if kind == "date"]
-        found += [
-            ("date", "時日，所記同日", readings)
-            for readings in days.values()
-            if not any(_places(readings) <= places for places in differing)
-        ]
-        return found + self._lone_notes(everything, cover)
+        # a day the texts agree on, where a note of this episode already sets that day against another form (C's
+        # 九月十八日 beside P's 癸未 and Z's 九月初九): one fact, one note -- that one, with the day's other texts
+        # (A/B's 明日為九月十八日, the lecture's 九月十八号) in it
+        dated = [slot for kind, _, slot in found if kind == "date"]
+        for day, first in days.items():
+            into = next((slot for slot in dated if any(x.value == day for x in slot.values())), None)
+            if into is None:
+                found.append(("date", "時日，所記同日", first))
+                continue
+            for s, x in first.items():
+                into.setdefault(s, x)
+        notes = [(kind, label, self.q.worded(slot)) for kind, label, slot in found]
+        return notes + self._lone_notes(everything, cover)
 
     def _value_notes(
         self,
@@ -121,10 +120,11 @@ class ValueNotes:
         cover: dict[tuple[str, str], tuple[str, ...]],
         skip: set[str],
         episode: tuple[dict[str, list[Said]], dict[tuple[str, str], str]] = ({}, {}),
-    ) -> list[Found]:
+    ) -> list[tuple[str, str, dict[str, Said]]]:
         """Per row group: the numbers, dates or directions the texts give there, set against each other by
-        measure (a month against months); ``skip``: the days stated for the whole edition (``_day_notes``);
-        ``episode``: what each witness says in the whole episode, and its cells' compared texts."""
+        measure (a month against months), each note as its kind, label and the witnesses' values; ``skip``: the
+        days stated for the whole edition (``_day_notes``); ``episode``: what each witness says in the whole
+        episode, and its cells' compared texts."""
         keys = sorted({x.key for xs in said.values() for x in xs})
         men = self._men(said) if kind == "number" else None
         if men is not None:
@@ -162,7 +162,7 @@ class ValueNotes:
             if agreed:  # the label says they are one value
                 label += {"date": "，所記同日", "month": "，所記同月", "direction": "，所記同"}.get(key, "，所記同數")
             # each wording listed (一百匹, 百匹, 一万人, 万人; not 四萬, 四万): a witness is quoted as it reads
-            out.append((kind, label, self.q.worded(slot)))
+            out.append((kind, label, slot))
         return out
 
     def _beside(self, slot: dict[str, Said], cover: dict[tuple[str, str], tuple[str, ...]]) -> dict[str, Said]:
@@ -227,7 +227,7 @@ class ValueNotes:
         keys = {x.key for x in slot.values()}
         return slot if keys == {"兵", "人"} and len({x.value for x in slot.values()}) == 1 else None
 
-    def _day_notes(self, everything: dict[str, list[Said]]) -> dict[str, tuple[Reading, ...]]:
+    def _day_notes(self, everything: dict[str, list[Said]]) -> dict[str, dict[str, Said]]:
         """A day given by month and day (九月十八日, 十月丙申) is one day wherever a text tells it: three
         families giving it are stated as agreeing, in the episode where most of them give it, quoting each
         where it first gives it -- C's and E's 九月十八日 at the withdrawal, A/B's in the dialogue before
@@ -243,7 +243,7 @@ class ValueNotes:
             first = {s: given(s)[("date", day)] for s in self.gathering.tokens if ("date", day) in given(s)}
             families = self.q.families(first)
             if len(families) >= self.agree and 2 * len(self.q.families(sigla)) > len(families):
-                out[day] = self.q.worded(first)
+                out[day] = first
         return out
 
     def _lone_notes(
