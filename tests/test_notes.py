@@ -909,6 +909,22 @@ def test_a_lecturers_spoken_days_stand_with_the_others_days(tmp_path):
     assert days["十月十一号"] == ("rite", {"E", "J"})
 
 
+def test_one_known_by_a_role_is_stood_in_for_only_by_another_holder_of_it(tmp_path):
+    """The 演義 (H, beside the new chapter F) never names the prince; in the row where the others name 李治
+    it tells 前队李世勣先见，拜伏于太子车前. A person with no title of his own (李世勣) may be stood in for by the one
+    man another text names in his row (D's 李祐 at the rearguard), but the prince is known by his role: the note
+    read 太子：…H 作李世勣."""
+    from tests.kinds import edition_folder
+
+    novels = ["202_tangshu_zhizhuan_yanyi.txt", "223_yanyi_chapter.txt"]
+    ed = build_folder(edition_folder(tmp_path / "w", novels))
+    (prince,) = [n for n in notes_of(ed, "fact") if n.episode == "crown-prince" and n.label == "太子"]
+    readings = {s: r.text for r in prince.readings for s in r.sigla}
+    assert readings == {"A": "李治", "D": "李治", "E": "李承乾"}
+    (rearguard,) = [n for n in notes_of(ed, "fact") if n.episode == "withdrawal" and n.label == "李世勣"]
+    assert {s: r.text for r in rearguard.readings for s in r.sigla}["D"] == "李祐"
+
+
 def test_a_name_a_speaker_spells_a_letter_with_is_not_a_reading(tmp_path):
     """The lecture names the water 渤错水 and spells it aloud, 渤海的渤，错误的错: it reads 渤错水, not 渤海 (D's)."""
     from tests.kinds import edition_folder

@@ -185,7 +185,11 @@ class EntityNotes:
             shared = [x for x in alts if set(self.entries[x.entries[0]].titles) & set(entry.titles)]
             if len(shared) == 1:
                 role = sorted(set(self.entries[shared[0].entries[0]].titles) & set(entry.titles))[0]
-            same_row = [x for x in alts if here.rows_of[(s, x.entries[0])] & rows and here.kind != "place"]
+            # by the row alone only where the entry holds no title: one known by a role (太子 李治) is stood in
+            # for by another holder of it, not by whoever its rows name (the novel's 李世勣 beside the prince)
+            same_row = [
+                x for x in alts if here.rows_of[(s, x.entries[0])] & rows and here.kind != "place" and not entry.titles
+            ]
             pick = shared or (same_row if len(same_row) == 1 else [])
             if len(pick) == 1:
                 f = pick[0].entries[0]
