@@ -925,6 +925,19 @@ def test_one_known_by_a_role_is_stood_in_for_only_by_another_holder_of_it(tmp_pa
     assert {s: r.text for r in rearguard.readings for s in r.sigla}["D"] == "李祐"
 
 
+def test_a_text_giving_a_count_otherwise_at_that_moment_is_never_said_not_to_tell_it(tmp_path):
+    """A/B's 數萬人 and O's 一萬多人 clear the road where C writes 一万人 and D 万人, and N counts 一万 under arms.
+    The row's note sets them all side by side; a second note said A/B and O alone give it, C、D 不記."""
+    from tests.kinds import edition_folder
+
+    ed = build_folder(edition_folder(tmp_path / "w", ["231_biography_taizong.txt", "232_biography_lishiji.txt"]))
+    marsh = [n for n in notes_of(ed, "fact") if n.episode == "liao-marshes" and n.label.startswith("數目（人）")]
+    unsaid = {s for n in marsh for r in n.readings if not r.spans for s in r.sigla}
+    assert not unsaid & {"C", "D"}
+    quoted = {s: r.text for n in marsh for r in n.readings for s in r.spans}
+    assert quoted["C"] == "一万人" and quoted["O"] == "一萬多人"
+
+
 def test_a_name_a_speaker_spells_a_letter_with_is_not_a_reading(tmp_path):
     """The lecture names the water 渤错水 and spells it aloud, 渤海的渤，错误的错: it reads 渤错水, not 渤海 (D's)."""
     from tests.kinds import edition_folder

@@ -272,6 +272,8 @@ class ValueNotes:
             first = {x.siglum: x for x in reversed(xs)}  # each text's first
             if len(families) > 1 and len(self._beside(first, cover)) < len(first):
                 continue  # the texts give it at different moments: what it counts may differ
+            if self._given_otherwise(kind, key, xs, others, everything, cover):
+                continue
             if any((kind, xs[0].value) in self.gathering.given(s) for s in others):
                 continue  # told elsewhere (A/B's 九月十八日 in the dialogue, the others' at the withdrawal), or
                 # counted in another measure (D's 三千 horsemen, the chronicles' 三千人)
@@ -282,6 +284,29 @@ class ValueNotes:
             unsaid = Reading(tuple(sorted(others)), "", {})
             out.append((kind, label, (*self.q.worded(slot), unsaid)))
         return out
+
+    def _given_otherwise(
+        self,
+        kind: str,
+        key: str,
+        xs: list[Said],
+        others: list[str],
+        everything: dict[str, list[Said]],
+        cover: dict[tuple[str, str], tuple[str, ...]],
+    ) -> bool:
+        """Whether a text said not to tell a value gives one of its measure (men under arms and men alike) at
+        the moment the value is given, in a cell covering one of its rows: it tells it otherwise, and the notes
+        on the rows set the two against each other (C's 一万人 beside A's 數萬人, not C 不記)."""
+        rows = {r for x in xs for r in cover[(x.siglum, x.row)]}
+        measures = {"兵", "人"} if key in ("兵", "人") else {key}
+        return any(
+            y.kind == kind
+            and (kind == "date" or y.key in measures)
+            and self._counts(y)
+            and rows.intersection(cover[(s, y.row)])
+            for s in others
+            for y in everything[s]
+        )
 
     def _article(self, x: Said) -> bool:
         """A number that counts nothing: 一 as an article (一路上, 一路往西: value 1) or an idiom (豪情萬丈)."""
