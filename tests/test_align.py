@@ -8,7 +8,6 @@ from edition.engine.model import Segment
 from edition.engine.normalise import Normaliser
 from edition.engine.params import Params
 from tests.gold import DEV_GOLD, DEV_WITNESSES, SEEDS_GOLD, row_pairs
-from tests.kinds import merged_gold
 from tests.support import SEEDS, build_folder
 
 P = Params()
@@ -324,25 +323,6 @@ def test_the_seeds_weak_cells_share_no_pair_with_another_family_beside_them(seed
                 assert (s in row.weak) == bool(mine and beside and not supported), (row.id, s)
                 named += s in row.weak
     assert named  # the seeds have such cells (A/B's thoughts beside the others' deeds)
-
-
-def test_a_section_heading_stands_in_a_row_of_its_own(tmp_path):
-    """A popular history heads its last section 七、褐袍; the flashback novel has an old soldier say 「一件褐袍。」.
-    In the edition of every development witness the one word they share set them in one row -- a heading beside a
-    line of speech, two moments (the ninth reading's R35). A heading names what follows and tells no moment: it
-    stands in a row of its own, above the row it opened, and nothing else of the rows moves."""
-    from tests.kinds import edition_folder, kinds
-
-    every = [f for fs in kinds().values() for f in fs]
-    ed = build_folder(edition_folder(tmp_path / "w", every))
-    (episode,) = [ep for ep in ed.episodes if ep.episode.id == "crown-prince"]
-    (k,) = [k for k, r in enumerate(episode.rows) if any(x.text.strip() == "七、褐袍" for x in r.cells.get("V", ()))]
-    assert list(episode.rows[k].cells) == ["V"]
-    (line,) = [r for r in episode.rows if any("一件褐袍" in x.text for x in r.cells.get("Y", ()))]
-    assert "V" not in line.cells or all("七、" not in x.text for x in line.cells["V"])
-    # the rows of the others are as they were: the gold pairs of the whole edition all kept
-    same, total, _ = row_pairs(ed, merged_gold(tmp_path)[1])
-    assert same / total >= 0.74
 
 
 def test_what_is_a_heading():

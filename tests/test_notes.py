@@ -431,9 +431,10 @@ def test_what_an_alternate_history_says_the_histories_tell_is_not_its_reading(po
 def test_an_agreement_is_of_one_moment(popular_alternate):
     """Texts agreeing on a name, a place or a thing agree at one moment: their cells cover a row in common. A
     popular history's 閻立德 bridges the marsh on the way out in spring, an alternate history's clears the road
-    home, and A's is an option the emperor turns down: one group of rows, three moments, no agreement. And a
-    witness is quoted where the others name the entry too: A's coats put on at 營州, where E's are worn, not
-    those it says wait there. Numbers and dates are set against each other only at one moment too."""
+    home, and A's is an option the emperor turns down: one group of rows, three moments, no agreement. Nor where
+    two families name a thing at two moments apart: A's coats waiting at 營州 beside E's worn in the snow, and
+    rows below A's put on at 營州 beside E's again -- 棉衣，所記同 (A, B, E) was read as wrong in four readings.
+    Numbers and dates are set against each other only at one moment too."""
     ed = popular_alternate
     facts = notes_of(ed, "fact")
     agreed = [n for n in facts if n.label.endswith("所記同")]
@@ -458,11 +459,7 @@ def test_an_agreement_is_of_one_moment(popular_alternate):
             if siglum != "B"  # A's copy
         ]
         assert any(a & b for i, a in enumerate(cells) for b in cells[i + 1 :]), note.text
-    coats = next(n for n in agreed if n.label == "棉衣，所記同")
-    a = next(rd for rd in coats.readings if "A" in rd.spans)
-    start, end = a.spans["A"]
-    a_text = next(w.text for w in ed.witnesses if w.siglum == "A")
-    assert "換上" in a_text[start - 10 : end]
+    assert not [n for n in agreed if n.label.startswith("棉衣")]
 
 
 def test_values_are_set_against_each_other_only_at_one_moment():

@@ -39,6 +39,21 @@ class Told:
         the same group of rows (A's coats wait at 營州 two rows before E's soldiers wear theirs)."""
         return any(len(families) >= least for (f, _), families in self.at.items() if f == e)
 
+    def moments(self, e: str, least: int) -> int:
+        """In how many stretches of rows -- consecutive rows, each covered by a cell naming the entry -- ``least``
+        families or more name it: the moments it is named at (定州 where the prince sets out, where the emperor
+        vowed his robe in spring, and where the two talk of it: three)."""
+        order = {row: k for k, row in enumerate(self.group)}
+        named = sorted((order[r], families) for (f, r), families in self.at.items() if f == e and families)
+        count, last, run = 0, -2, set()
+        for k, families in [*named, (len(order) + 2, set())]:
+            if k > last + 1:
+                count += len(run) >= least
+                run = set()
+            run |= families
+            last = k
+        return count
+
     def beside(self, x: Said, e: str) -> set[str]:
         """The families naming the entry in the rows the mention's cell covers."""
         return set().union(*(self.at[(e, r)] for r in self.cover[(x.siglum, x.row)]))
@@ -261,8 +276,11 @@ class EntityNotes:
         if kind == "person":
             moments = [g for (f, g), families in told.where.items() if f == e and len(families) >= self.agree]
             return len(moments) == 1 and e != self.named.most_common(1)[0][0] and told.together(e, self.agree)
-        if len(self.q.families(slot)) < (2 if kind == "thing" else self.agree) or not told.together(e, 2):
+        least = 2 if kind == "thing" else self.agree
+        if len(self.q.families(slot)) < least or not told.together(e, 2):
             return False
+        if told.moments(e, least) > 1:
+            return False  # the name is said at several moments: which one would the agreement be of?
         here = sum(1 for xs in said.values() for x in xs if x.entries == (e,) and x.how != "title")
         return 2 * here > self.named[e]
 
