@@ -35,7 +35,7 @@ ROOT = DEV.parents[1]
 SEEDS = ROOT / "seeds"
 SETS = (DEV, *sorted(p for p in DEV.iterdir() if (p / "witnesses").is_dir()))
 EPISODES = {"anshi-dialogue", "withdrawal", "liao-marshes", "rite", "crown-prince"}
-CATALOGUE_KEYS = {"file", "siglum", "title", "description", "source", "encoding"}
+CATALOGUE_KEYS = {"file", "siglum", "title", "description", "source", "encoding", "family", "base"}
 FACT_KINDS = {"person", "place", "number", "date", "object", "title"}
 
 
