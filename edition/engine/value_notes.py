@@ -50,6 +50,8 @@ def _pairs(folded: str) -> set[str]:
 
 
 NUMBERS = set(NUMERALS + ARABIC + "萬億")
+MEN = frozenset({"兵", "人"})  # men under arms (三千飛騎) and men (飛騎三千人): the measures of one count of an army
+Slotted = tuple[str, str, dict[str, Said]]  # a note before it is worded: (kind, label, each witness's statement)
 
 
 def _months(dates: Iterable[str]) -> set[str]:
@@ -92,7 +94,7 @@ class ValueNotes:
                 if x.kind in VALUES:
                     by_row.setdefault((group[x.row], x.kind), {}).setdefault(s, []).append(x)
         days = self._day_notes(everything)
-        found: list[tuple[str, str, dict[str, Said]]] = []
+        found: list[Slotted] = []
         for g in dict.fromkeys(group.values()):
             for kind in VALUES:
                 found += self._value_notes(
@@ -120,7 +122,7 @@ class ValueNotes:
         cover: dict[tuple[str, str], tuple[str, ...]],
         skip: set[str],
         episode: tuple[dict[str, list[Said]], dict[tuple[str, str], str]] = ({}, {}),
-    ) -> list[tuple[str, str, dict[str, Said]]]:
+    ) -> list[Slotted]:
         """Per row group: the numbers, dates or directions the texts give there, set against each other by
         measure (a month against months), each note as its kind, label and the witnesses' values; ``skip``: the
         days stated for the whole edition (``_day_notes``); ``episode``: what each witness says in the whole
@@ -137,7 +139,7 @@ class ValueNotes:
             slot = {s: x for s, x in slot.items() if not self._article(x)}  # 一路 agreed by three is no fact
             slot = self._beside(slot, cover)
             if kind == "number" and key != "count":
-                measures = {"兵", "人"} if key == "兵" else {key}  # men under arms may be counted as men
+                measures = MEN if key == "兵" else {key}  # men under arms may be counted as men
                 slot = {**slot, **self._in_role(slot, measures, *episode)}
             if kind == "date" and {x.value for x in slot.values()} <= skip:
                 continue
@@ -219,13 +221,9 @@ class ValueNotes:
     def _men(self, said: dict[str, list[Said]]) -> dict[str, Said] | None:
         """Where the texts of a group give men under arms (三千飛騎: 兵) and men (飛騎三千人: 人) as one value, each
         text's first of them: the two are one count (the escort of 三千, one note, not one per measure)."""
-        slot = {
-            s: next(x for x in xs if x.key in ("兵", "人"))
-            for s, xs in said.items()
-            if any(x.key in ("兵", "人") for x in xs)
-        }
+        slot = {s: next(x for x in xs if x.key in MEN) for s, xs in said.items() if any(x.key in MEN for x in xs)}
         keys = {x.key for x in slot.values()}
-        return slot if keys == {"兵", "人"} and len({x.value for x in slot.values()}) == 1 else None
+        return slot if keys == MEN and len({x.value for x in slot.values()}) == 1 else None
 
     def _day_notes(self, everything: dict[str, list[Said]]) -> dict[str, dict[str, Said]]:
         """A day given by month and day (九月十八日, 十月丙申) is one day wherever a text tells it: three
@@ -275,8 +273,8 @@ class ValueNotes:
             if self._given_otherwise(kind, key, xs, others, everything, cover):
                 continue
             if any((kind, xs[0].value) in self.gathering.given(s) for s in others):
-                continue  # told elsewhere (A/B's 九月十八日 in the dialogue, the others' at the withdrawal), or
-                # counted in another measure (D's 三千 horsemen, the chronicles' 三千人)
+                continue  # told elsewhere (A/B's 九月十八日 in the dialogue, the others' at the withdrawal), or in
+                # a commentary (D's 三千 horsemen, the 綱目's 三千人 in brackets)
             slot: dict[str, Said] = {}
             for x in xs:
                 slot.setdefault(x.siglum, x)
@@ -298,7 +296,7 @@ class ValueNotes:
         the moment the value is given, in a cell covering one of its rows: it tells it otherwise, and the notes
         on the rows set the two against each other (C's 一万人 beside A's 數萬人, not C 不記)."""
         rows = {r for x in xs for r in cover[(x.siglum, x.row)]}
-        measures = {"兵", "人"} if key in ("兵", "人") else {key}
+        measures = MEN if key in MEN else {key}
         return any(
             y.kind == kind
             and (kind == "date" or y.key in measures)
