@@ -294,7 +294,7 @@ def label(
     labels = trim(viterbi(emit, strength, params), raw, strength)
     labels = close_scenes(labels, raw, strength, [len(seg.folded) for seg in segs], params.scene_share)
     if params.rescue:
-        labels = rescued(labels, raw, paid, price * params.rescue, 2 * params.cost_paragraph, story, barred)
+        labels = rescued(labels, raw, paid, price * params.rescue, params.rescue_bar, story, barred)
     return [0 if barred and k in barred[i] else k for i, k in enumerate(labels)]
 
 

@@ -58,6 +58,12 @@ class Params:
         "Share of the price at which an episode a witness tells nothing of is looked for again (0: never). Left out"
         " in turn, no kind but flashback (and all together) moved from 0 to 0.3, 0.5 or 0.75.",
     )
+    rescue_bar: float = p(
+        16.0,
+        "Least evidence (less that price) the run so found must hold. Left out in turn, every kind chose 10 or 12"
+        " by its episodes (the alternate history 0.740 -> 0.797, none lower) but 16 by its rows (the alternate's"
+        " moments in one row 24 -> 22, its rescued gift in a row of its own; 8 and 6 lowered the memorials).",
+    )
     background: float = p(5000.0, "Pairs of a notional corpus that smooth the corpus's pair shares (small corpora).")
     name_weight: float = p(
         0.5,
