@@ -667,6 +667,8 @@ def test_quantities_are_counts_with_their_measure(text, found):
         ("大軍自營州南下", []),  # a way one goes
         ("出城南門迎之", []),  # a gate
         ("我軍盡數西歸", []),
+        ("都收拢到柳城的东南边", ["东南"]),  # as a speaker says it
+        ("走出城的南门", []),
     ],
 )
 def test_a_direction_is_one_from_a_town(text, found):
@@ -682,6 +684,9 @@ def test_a_direction_is_quoted_with_its_town():
     t, s = seg_of("並集柳城東南")
     assert [d.text for d in directions(t, s, [(2, 4)])] == ["柳城東南"]
     assert [d.text for d in directions(t, s, [])] == ["城東南"]  # no town named: the word for a town
+    t, s = seg_of("把尸骨都收拢到柳城的东南边")  # the lecture's: its town past the 的
+    town = (t.text.index("柳城"), t.text.index("柳城") + 2)
+    assert [d.text for d in directions(t, s, [town])] == ["柳城的东南"]
 
 
 def test_numerals_are_read_by_cn2an():

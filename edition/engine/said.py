@@ -23,8 +23,11 @@ MEASURES = "匹人骑级里户口头件领艘员名石斤次层丈步座城道�
 _QUANTITY = re.compile(rf"[数几]?[{NUMERALS}{ARABIC}]+[余多许]?(?:[{MEASURES}](?![骑卒兵军]))?")
 
 
-# (compared forms) a direction after a town (城南, 州东北), not a way one goes (南下, 西归) nor a gate (城南门)
-DIRECTION = re.compile(r"(?<=[城州县市])(?:东南|东北|西南|西北|[东西南北])(?![上下进行归撤渡去来还门风方面])")
+# (compared forms) a direction after a town (城南, 州东北; a speaker's 柳城的东南边), not a way one goes (南下, 西归)
+# nor a gate (城南门)
+DIRECTION = re.compile(
+    r"(?:(?<=[城州县市])|(?<=[城州县市]的))(?:东南|东北|西南|西北|[东西南北])(?![上下进行归撤渡去来还门风方面])"
+)
 
 
 # (compared forms) what a count of soldiers is counted in when no measure word follows it: 步騎四萬, 四万步骑,
@@ -134,8 +137,11 @@ def directions(tokens: Tokens, seg: Segment, places: list[tuple[int, int]]) -> l
     for m in DIRECTION.finditer(seg.folded):
         a, b = m.span()
         start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
-        town = tokens.at[seg.lo + a - 1]  # the word for a town the direction follows (城南), or a name's end
-        start = next((p for p, q in places if q in (start, town)), town)  # 柳城東南; 幽州城东南, not 城东南
+        before = tokens.at[seg.lo + a - 1]  # the letter before the direction: a town's (城南), or 的 (柳城的东南)
+        # the word for a town the direction follows (城南), or a name's end
+        town = tokens.at[seg.lo + a - 2] if seg.folded[a - 1] == "的" else before
+        # 柳城東南, 柳城的东南; 幽州城东南, not 城东南
+        start = next((p for p, q in places if q in (start, town, before)), town)
         out.append(_said(tokens, start, end, "direction", "direction", m.group()))
     return out
 
