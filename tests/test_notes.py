@@ -789,6 +789,19 @@ def test_men_under_arms_and_men_of_one_value_are_one_note(tmp_path):
     assert {"三千", "三千人"} <= {r.text for r in escort[0].readings}
 
 
+def test_men_under_arms_are_a_reading_of_the_mens_count(tmp_path):
+    """The biography's 太宗命长孙无忌领兵一万，割草铺路 counts men under arms (兵) where the others count the men
+    who cleared the marsh road as men (萬人, 万人): its 一万 is their count's reading, not left out of the note."""
+    from tests.kinds import edition_folder
+
+    ed = build_folder(edition_folder(tmp_path / "w", ["231_biography_taizong.txt"]))
+    (n,) = {w.meta.file: w.siglum for w in ed.witnesses if w.meta.file.startswith("231")}.values()
+    road = [x for x in notes_of(ed, "fact") if x.episode == "liao-marshes" and x.label.startswith("數目（人）")]
+    assert len(road) == 1, [x.text for x in road]
+    (reading,) = [r for r in road[0].readings if n in r.sigla]
+    assert reading.text == "一万" and {"万人", "萬人"} & {r.text for r in road[0].readings}
+
+
 def test_a_long_stretch_without_anchors_is_cut_at_the_lines_both_share():
     """A copy whose paragraphs are moved about has no stretch found once in each text to anchor on; the stretch is
     cut before and after the lines the two share in order, and the ranges still tile both texts."""

@@ -139,7 +139,7 @@ class ValueNotes:
             slot = {s: x for s, x in slot.items() if not self._article(x)}  # 一路 agreed by three is no fact
             slot = self._beside(slot, cover)
             if kind == "number" and key != "count":
-                measures = MEN if key == "兵" else {key}  # men under arms may be counted as men
+                measures = MEN if key in MEN else {key}  # men under arms may be counted as men, men as men under arms
                 slot = {**slot, **self._in_role(slot, measures, *episode)}
             if kind == "date" and {x.value for x in slot.values()} <= skip:
                 continue
