@@ -181,19 +181,6 @@ def annotate(
             bases[f.base] = Base(tokens[f.base])
         return compare(f, bases[f.base], siglum, tokens[siglum], anchored[siglum], quiet[siglum], resources.params)
 
-    # each copy against its base, the copies side by side (``spread``); then each family's notes merged
-    pairs = [(f, s) for f in fams if len(f.members) > 1 for s in f.members if s != f.base]
-    compared = cache.get_all(
-        [
-            (("compare", f.id, keys[f.base], keys[s], quiet[s]), (len(tokens[s].text), partial(against_base, f, s)))
-            for f, s in pairs
-        ],
-        in_order,
-    )
-    collated = [
-        combine([c for (g, _), c in zip(pairs, compared, strict=True) if g is f]) for f in fams if len(f.members) > 1
-    ]
-    lacunae = [x for c in collated for x in c.lacunae] + unfinished(witnesses, fams, bare)
     register = cache.get(
         ("register", everything), partial(stand_in, resources.register, norm, tokens, resources.surnames)
     )
@@ -205,14 +192,29 @@ def annotate(
         for m in cache.get(("mentions", *keys[w.siglum], named), partial(mentions, w.siglum, tokens[w.siglum], forms))
     )
     facts = Facts(register, found, tokens, fams, norm.fold_text, resources.params, resources.surnames)
+    # each copy against its base and each episode's fact notes, side by side (``spread``: one batch, so that
+    # neither waits for the other's last piece); then each family's notes merged
+    pairs = [(f, s) for f in fams if len(f.members) > 1 for s in f.members if s != f.base]
+    partition = tuple(f.members for f in fams)  # which witnesses are independent: the catalogue may say
+    done = cache.get_all(
+        [
+            (("compare", f.id, keys[f.base], keys[s], quiet[s]), (len(tokens[s].text), partial(against_base, f, s)))
+            for f, s in pairs
+        ]
+        + [
+            (("facts", rows_key(ep), everything, partition), (_letters(ep), partial(facts.notes, ep)))
+            for ep in episodes
+        ],
+        in_order,
+    )
+    compared, told = done[: len(pairs)], done[len(pairs) :]
+    collated = [
+        combine([c for (g, _), c in zip(pairs, compared, strict=True) if g is f]) for f in fams if len(f.members) > 1
+    ]
+    lacunae = [x for c in collated for x in c.lacunae] + unfinished(witnesses, fams, bare)
     texts = {s: t.text for s, t in tokens.items()}
     collation = fitted([n for c in collated for n in c.notes], episodes, outside, texts)  # inside their cells
     notes = locate(tag(collation, found) + lacuna_notes(lacunae, tokens), episodes)
-    partition = tuple(f.members for f in fams)  # which witnesses are independent: the catalogue may say
-    told = cache.get_all(  # each episode's fact notes, the episodes side by side (``spread``)
-        [(("facts", rows_key(ep), everything, partition), (_letters(ep), partial(facts.notes, ep))) for ep in episodes],
-        in_order,
-    )
     notes += [n for found_in_episode in told for n in found_in_episode]
     editors, counts = edits.notes(tokens)
     judged = edits.judge(notes + locate(editors, episodes), episodes)
