@@ -79,6 +79,47 @@ def test_an_event_the_chronicles_tell_between_the_episodes_is_in_none(dev_editio
     assert labels_by_char(dev_edition, siglum, len(w.text))[w.text.index(words)] is None
 
 
+@pytest.fixture(scope="module")
+def annals(tmp_path_factory):
+    """The seeds with two annals of dated entries: an emperor's (貞觀 years, 干支 days) and a 高句麗 king's,
+    whose years are his own (四年 is 貞觀十九年)."""
+    from tests.kinds import edition_folder
+
+    files = ["251_benji_taizong.txt", "252_wangji_gaogouli.txt"]
+    return build_folder(edition_folder(tmp_path_factory.mktemp("annals") / "w", files))
+
+
+@pytest.mark.parametrize(
+    "file, words, episode",
+    [
+        # the king's annal: its 四年 is the windows' 十九年, its 九月 and 冬十月 the episodes' (read as 四年 against
+        # 十九年, every entry of that year was ruled out, and the lord's farewell was in no episode)
+        ("252", "城主登城再拜", "anshi-dialogue"),
+        ("252", "唐帝以遼左寒早", "withdrawal"),
+        ("252", "渡渤錯水，遇大風雪", "liao-marshes"),
+        ("252", "唐水軍", None),  # 六年九月: another year's withdrawal
+        # the emperor's annal: its own years against the windows, as before
+        ("251", "城主登陴拜辭", "anshi-dialogue"),
+        ("251", "青丘道軍班師", None),  # 二十一年九月: another campaign's 班師
+    ],
+)
+def test_an_annal_is_read_in_the_years_it_counts(annals, file, words, episode):
+    w = next(x for x in annals.witnesses if x.meta.file.startswith(file))
+    assert labels_by_char(annals, w.siglum, len(w.text))[w.text.index(words)] == episode
+
+
+def test_the_year_an_annal_tells_the_episodes_in_is_where_their_evidence_is():
+    from edition.engine.assign import reign_shift
+    from edition.engine.model import Window
+
+    defs = tuple(EpisodeDef(id=k, title=k, order=n, window=Window(19, 9, 10)) for n, k in enumerate("ab"))
+    dates = [(3, 9), (4, 9), (4, 10), (5, 9), (None, 9), (4, None)]
+    raw = [[1.0, 0.0], [5.0, 0.0], [0.0, 4.0], [2.0, 2.0], [50.0, 0.0], [50.0, 0.0]]
+    assert reign_shift(dates, raw, defs) == 15  # 四年 holds 9 (in 九月 and 十月), 五年 2, 三年 1
+    assert reign_shift([(19, 9), (21, 9)], [[3.0, 0.0], [3.0, 0.0]], defs) == 0  # a tie: the window's own year
+    assert reign_shift([(None, 9)], [[3.0, 0.0]], defs) == 0  # no year said: none to shift
+
+
 def test_a_date_is_counted_in_letters_that_pay_no_price():
     from edition.engine.dates import date_letters
 

@@ -218,16 +218,44 @@ def dated(segs: tuple[Segment, ...], params: Params) -> bool:
     return heads >= params.dated_least and heads >= params.dated * len(openings)
 
 
-def out_of_time(segs: tuple[Segment, ...], defs: tuple[EpisodeDef, ...], params: Params) -> list[set[int]]:
+def out_of_time(
+    segs: tuple[Segment, ...], defs: tuple[EpisodeDef, ...], params: Params, profiles: list[Profile]
+) -> list[set[int]]:
     """For each segment of a witness written as dated entries, the states (k: episode k-1) its date rules out:
     an entry of another month or year than the episode's ``window`` (五月's crossing of the 遼澤 on the way
-    out is not the withdrawal's; 二十一年's 班師 is another campaign's). Nothing for other witnesses."""
+    out is not the withdrawal's; 二十一年's 班師 is another campaign's). Nothing for other witnesses. Its years
+    are read as counted from the reign the witness tells the episodes in (``reign_shift``)."""
     if not any(d.window for d in defs) or not dated(segs, params):
         return [set() for _ in segs]
+    dates = calendar([seg.folded for seg in segs])
+    shift = reign_shift(dates, evidence({"": segs}, profiles)[""], defs)
     return [
-        {k for k, d in enumerate(defs, 1) if d.window and d.window.excludes(year, month)}
-        for year, month in calendar([seg.folded for seg in segs])
+        {k for k, d in enumerate(defs, 1) if d.window and d.window.excludes(None if y is None else y + shift, m)}
+        for y, m in dates
     ]
+
+
+def reign_shift(
+    dates: list[tuple[int | None, int | None]], raw: list[list[float]], defs: tuple[EpisodeDef, ...]
+) -> int:
+    """How many years a witness's count of years stands from the windows': an annal of another state counts
+    by its own king (寶臧王四年 is 貞觀十九年), and the window's 十九年 would rule out every entry it tells the
+    episodes in. Its year of the episodes is the one whose entries in the windows' months hold the most
+    evidence for them (the window's own year on a tie); an annal of the emperor has it in that year, and the
+    window's year rules out the other years' 班師 as before."""
+    years = Counter(d.window.year for d in defs if d.window and d.window.year is not None)
+    if not years:
+        return 0
+    ref = min(years, key=lambda y: (-years[y], y))
+    windowed = [k for k, d in enumerate(defs) if d.window]
+    months = {m for d in defs if d.window for m in range(d.window.first, d.window.last + 1)}
+    told: Counter[int] = Counter()
+    for (year, month), row in zip(dates, raw, strict=True):
+        if year is not None and month in months:
+            told[year] += max(row[k] for k in windowed)
+    if not told:
+        return 0
+    return ref - max(told, key=lambda y: (told[y], y == ref, -y))
 
 
 def afterword(segs: tuple[Segment, ...], states: int) -> list[set[int]]:
@@ -460,7 +488,7 @@ def assign(
         n_docs += len(folded)
     profiles = profiles_of(defs, norm, persons, cf, total, params.name_weight, params.background)
     barred = {
-        s: [t | a for t, a in zip(out_of_time(segs, defs, params), afterword(segs, len(defs)), strict=True)]
+        s: [t | a for t, a in zip(out_of_time(segs, defs, params, profiles), afterword(segs, len(defs)), strict=True)]
         for s, segs in segments.items()
     }
     story = {k for k, d in enumerate(defs, 1) if not d.context}
