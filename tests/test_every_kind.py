@@ -38,3 +38,13 @@ def test_a_place_named_at_several_moments_is_not_said_to_be_agreed_on(every):
     agreed = [n.text for n in every.notes if n.type == "fact" and "所記同" in n.text]
     assert not any(t.startswith("定州") for t in agreed)
     assert any(t.startswith("太牢，所記同") for t in agreed) and any(t.startswith("臨渝關，所記同") for t in agreed)
+
+
+def test_a_person_is_quoted_by_the_name_the_others_use(every):
+    """A names the prince 李治 where he comes to meet the emperor, and the emperor calls him 治兒 on the road
+    before. With the 本紀 of composed-b beside the road, the note on the prince quoted A 作治兒 beside the
+    others' 李治 -- a difference A does not make (the twelfth reading's F25). Of a person's names in the episode, a
+    witness is quoted by the one the others use."""
+    (prince,) = [n for n in every.notes if n.type == "fact" and n.episode == "crown-prince" and n.label == "太子"]
+    (a,) = [r for r in prince.readings if "A" in r.sigla]
+    assert a.text == "李治" and "D" in a.sigla

@@ -294,13 +294,18 @@ class EntityNotes:
         ``_prefer`` says."""
         me = self.q.family(x.siglum)
         how, *rest = self._prefer(x, e)
+        beside = -len(told.beside(x, e) - {me})
+        # a person is who he is in every row: of his names, the one the others use (A's 李治 where it meets the
+        # prince, not the emperor's 治兒 on the road, though another text names him beside that)
+        person = e in self.entries and self.entries[e].kind == "person"
         return (
             self.glossed(x),
             -len(told.where[(e, told.group[x.row])] - {me}),
             -told.company(x, e, me),
-            -len(told.beside(x, e) - {me}),
+            0 if person else beside,
             how,
             -len(told.forms[(e, x.value)] - {me}),
+            beside,
             *rest,
         )
 
