@@ -48,3 +48,14 @@ def test_a_person_is_quoted_by_the_name_the_others_use(every):
     (prince,) = [n for n in every.notes if n.type == "fact" and n.episode == "crown-prince" and n.label == "太子"]
     (a,) = [r for r in prince.readings if "A" in r.sigla]
     assert a.text == "李治" and "D" in a.sigla
+
+
+def test_a_man_stands_in_for_another_only_where_he_is_worded_in_his_part(every):
+    """The alternate history (Z) has its road over the marsh cut by 阎立德 (将作大匠阎立德奉命率两万人在前开路), a
+    man the register does not know; the one man it names beside the others' 长孙无忌 is 李世勣, who only scouts ahead
+    (李世勣带着先头部队探路). He was quoted as Z's reading of 長孫無忌 (the twelfth reading's F13). A stand-in now
+    words the part as the others do: D's 李祐、李道宗率步骑兵四万殿后 still stands in for 李世勣."""
+    road = [n for n in every.notes if n.type == "fact" and n.label.startswith("長孫無忌")]
+    assert road and not any("Z" in r.sigla for n in road for r in n.readings)
+    (rear,) = [n for n in every.notes if n.type == "fact" and n.episode == "withdrawal" and n.label == "李世勣"]
+    assert any(r.sigla == ("D",) and r.text == "李祐" for r in rear.readings)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .quoting import Found, Quoting
 from .register import Entry, Mention, Register
-from .said import Said
+from .said import Said, wording
 
 
 class Told:
@@ -90,10 +90,14 @@ class EntityNotes:
         agree: int,
         glossed: Callable[[Said], bool] = lambda x: False,
         naming: Callable[[str, str], str | None] = lambda s, e: None,
+        wording: Callable[[Said], set[str]] | None = None,
+        role: int = 0,
     ) -> None:
         self.entries = {e.id: e for e in register.entries}
         self.glossed = glossed  # whether a mention is inside a commentary's brackets
         self.naming = naming  # the name a witness gives, where it gives e's title, to someone unknown (``said``)
+        self.wording = wording  # how the sentence of a mention words it (``said.Gathering.wording``), if known
+        self.role = role  # the fewest pairs of that wording a stand-in's sentence must share (``_in_role``)
         self.named = Counter(m.entries[0] for m in mentions if m.how != "title" and len(m.entries) == 1)
         self.q = quoting
         self.agree = agree
@@ -208,11 +212,33 @@ class EntityNotes:
             pick = shared or (same_row if len(same_row) == 1 else [])
             if len(pick) == 1:
                 f = pick[0].entries[0]
-                # its mention where the others name the entry it stands in for (李祐 at the rearguard)
-                standing[s] = min(
-                    (x for x in here.said[s] if x.entries == (f,)), key=lambda x: self._rank(x, e, here.told)
-                )
+                mine = [x for x in here.said[s] if x.entries == (f,)]
+                if not shared and here.kind == "person":  # by the row alone: a man of the part, worded as theirs
+                    mine = [x for x in mine if self._in_role(here, e, x)]
+                if mine:  # its mention where the others name the entry it stands in for (李祐 at the rearguard)
+                    standing[s] = min(mine, key=lambda x: self._rank(x, e, here.told))
         return role, standing
+
+    def _in_role(self, here: _Named, e: str, x: Said) -> bool:
+        """Whether mention ``x`` (of another entry, in a row where the others name ``e``) is worded as the others
+        word ``e``'s part: ``role`` or more of the character pairs that the sentences of ``agree`` families naming
+        ``e`` share, its names' own pairs aside. D's 李祐、李道宗率步骑兵四万殿后 shares the others' 道宗, 步骑, 殿后
+        and stands in for 李世勣; the alternate history's 李世勣带着先头部队探路 shares nothing of 长孙无忌率万人
+        刈草填道 and does not stand in for him (its road-cutters are 阎立德's, a man the register does not know)."""
+        if self.wording is None:
+            return True
+        entry = self.entries[e]
+        named = {self.q.family(s) for s, xs in here.said.items() if any(y.entries == (e,) for y in xs)}
+        if len(named) < self.agree:
+            return True  # too few tellings to say how the part is worded: nothing to hold a stand-in to
+        own = {p for name in (*entry.names, *entry.variants) for p in wording(self.q.fold(name))}
+        shared: defaultdict[str, set[str]] = defaultdict(set)
+        for s, xs in here.said.items():
+            for y in xs:
+                if y.entries == (e,):
+                    shared[self.q.family(s)] |= self.wording(y)
+        role = {p for p, n in Counter(p for ps in shared.values() for p in ps).items() if n >= self.agree} - own
+        return len(role & self.wording(x)) >= self.role
 
     def _alternatives(self, here: _Named, s: str, e: str) -> list[Said]:
         """The entries witness ``s`` names that could stand in for ``e``: by name, not yet standing in for

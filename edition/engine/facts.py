@@ -70,7 +70,14 @@ class Facts:
         quoting = self.quoting = Quoting({s: f.id for f in families for s in f.members}, norm_fold)
         self.gathering = Gathering(mentions, tokens, norm_fold, surnames)
         self.entities = EntityNotes(
-            register, mentions, quoting, params.agree, self.gathering.glossed, self.gathering.naming
+            register,
+            mentions,
+            quoting,
+            params.agree,
+            self.gathering.glossed,
+            self.gathering.naming,
+            self.gathering.wording,
+            params.role,
         )
         self.values = ValueNotes(self.gathering, quoting, params.agree, params.apart, params.role)
 

@@ -9,6 +9,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from .collate import BRACKETS
 from .dates import DATE, DAY_OF_MONTH, FACT_DATE, as_written_in_chinese, months_in_force
@@ -63,6 +64,15 @@ BRACKET_MARKS = tuple(re.compile(f"[{re.escape(''.join(marks))}]") for marks in 
 
 ENTITIES = ("person", "place", "thing")  # the kinds of what a witness names (the register's mentions)
 VALUES = ("number", "date", "direction")  # the kinds of what it states in words read off its text
+
+
+NUMBERS = set(NUMERALS + ARABIC + "萬億")
+
+
+def wording(folded: str) -> set[str]:
+    """The character pairs of a compared text with no numeral in them: what a text says of a count or of a
+    person, not the count (how it words a moment, to tell whether two texts tell the same one)."""
+    return {a + b for a, b in pairwise(folded) if a not in NUMBERS and b not in NUMBERS}
 
 
 @dataclass(frozen=True)
@@ -265,6 +275,10 @@ class Gathering:
         """The sentence a statement is made in, as written."""
         text = self.tokens[x.siglum].text
         return text[slice(*_sentence(text, x.start, x.end))]
+
+    def wording(self, x: Said) -> set[str]:
+        """How the sentence a statement is made in words it: its character pairs with no numeral (``wording``)."""
+        return wording(self.fold(self.sentence(x)))
 
     def glossed(self, x: Said) -> bool:
         """Whether a statement is inside brackets: a commentary's gloss (a distance, a modern place), not the

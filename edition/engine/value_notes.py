@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from itertools import pairwise
 
 from .dates import DAY_OF_MONTH, MONTH_OF
 from .model import Reading
-from .numerals import ARABIC, NUMERALS
 from .quoting import Found, Quoting
-from .said import ENTITIES, IDIOMS, VALUES, Gathering, Said
+from .said import ENTITIES, IDIOMS, VALUES, Gathering, Said, wording
 
 
 def _apart(values: Iterable[str], times: float) -> bool:
@@ -43,13 +41,6 @@ def _day(date: str) -> bool:
     return "月" in date and _whole(date)
 
 
-def _pairs(folded: str) -> set[str]:
-    """The character pairs of a compared text with no numeral in them: what a cell says of a count, not the
-    count."""
-    return {a + b for a, b in pairwise(folded) if a not in NUMBERS and b not in NUMBERS}
-
-
-NUMBERS = set(NUMERALS + ARABIC + "萬億")
 MEN = frozenset({"兵", "人"})  # men under arms (三千飛騎) and men (飛騎三千人): the measures of one count of an army
 Slotted = tuple[str, str, dict[str, Said]]  # a note before it is worded: (kind, label, each witness's statement)
 
@@ -195,7 +186,7 @@ class ValueNotes:
             return {}
         shared: defaultdict[str, set[str]] = defaultdict(set)  # family -> the pairs its cells of the count hold
         for s, x in slot.items():
-            shared[self.q.family(s)] |= _pairs(cells.get((s, x.row), ""))
+            shared[self.q.family(s)] |= wording(cells.get((s, x.row), ""))
         role = {p for p, n in Counter(p for ps in shared.values() for p in ps).items() if n >= self.agree}
         values = [x.value for x in slot.values()]
         out = {}
@@ -208,11 +199,11 @@ class ValueNotes:
                 if x.kind == "number"
                 and x.key in measures
                 and not self._article(x)
-                and len(role & _pairs(cells.get((s, x.row), ""))) >= self.role
+                and len(role & wording(cells.get((s, x.row), ""))) >= self.role
                 and not _apart([x.value, *values], self.apart)  # 两人 (the two commanders) counts another thing
             ]
             # of several (二十万人马一字排开 and 两人领步骑三万 in one cell), the one whose own sentence words it most
-            scores = [len(role & _pairs(self.q.fold(self.gathering.sentence(x)))) for x in found]
+            scores = [len(role & self.gathering.wording(x)) for x in found]
             best = [x for x, n in zip(found, scores, strict=True) if n == max(scores)]
             if best and len({x.value for x in best}) == 1:
                 out[s] = best[0]
