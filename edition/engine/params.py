@@ -106,7 +106,8 @@ class Params:
     role: int = p(
         2,
         "Character pairs a cell must share with the pairs the agreeing families' cells of a count share for its own"
-        " count, rows away, to be read as that count (Z's 殿后 … 步骑三万 beside the others' 步骑四万殿后).",
+        " count, rows away, to be read as that count (Z's 殿后 … 步骑三万 beside the others' 步骑四万殿后); and a"
+        " man's sentence with the others' sentences naming another, to stand in for him by the row (D's 李祐, 李世勣).",
     )
     close: float = p(0.75, "Similarity of two cells above which every difference is noted (copies of one text).")
     short: int = p(4, "A substitution of at most this many characters a side is noted even untagged.")
