@@ -120,6 +120,38 @@ def test_the_year_an_annal_tells_the_episodes_in_is_where_their_evidence_is():
     assert reign_shift([(None, 9)], [[3.0, 0.0]], defs) == 0  # no year said: none to shift
 
 
+def test_a_narrative_falls_between_the_dates_it_moves_on_by():
+    from edition.engine.dates import month_bounds
+
+    texts = ["十九年二月", "帝发洛阳", "五月", "帝至辽泽泥淖二百余里", "比中原早寒一月", "三月危城奈若何"]
+    texts += ["秋七月", "移营", "九月"]
+    assert month_bounds(texts, 3) == [
+        (2, 2),
+        (2, 5),
+        (5, 5),
+        (5, 7),  # 五月 … 秋七月: the crossing on the way out
+        (5, 7),  # a month's time (一月) and three months (三月) are no dates the text moves on by
+        (5, 7),
+        (7, 7),
+        (7, 9),
+        (9, 9),
+    ]
+    assert month_bounds(["辽东早寒", "九月十八日", "班师"], 3) == [(None, 9), (9, 9), (9, None)]
+
+
+def test_a_narratives_crossing_on_the_way_out_is_not_the_withdrawals(tmp_path):
+    """An institutional history's 高句麗 account tells the campaign in one paragraph of dated clauses: 五月，…帝至遼澤，
+    泥淖二百餘里 … is the crossing of the marsh on the way out, before 秋七月 and the siege; its words are the
+    withdrawal's 遼澤 (the twelfth reading's F10 and F12 quoted it there). 冬十月，次蒲溝 is the return."""
+    from tests.kinds import edition_folder
+
+    ed = build_folder(edition_folder(tmp_path / "w", ["241_siyi_gaogouli.txt"]))
+    (w,) = [x for x in ed.witnesses if x.meta.file.startswith("241")]
+    labels = labels_by_char(ed, w.siglum, len(w.text))
+    assert labels[w.text.index("泥淖二百餘里")] is None
+    assert labels[w.text.index("次蒲溝")] == "liao-marshes"
+
+
 def test_a_date_is_counted_in_letters_that_pay_no_price():
     from edition.engine.dates import date_letters
 

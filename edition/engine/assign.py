@@ -27,7 +27,7 @@ from itertools import chain
 from operator import add
 
 from .cache import Cache, NoCache
-from .dates import CYCLICAL, DATE, YEAR, calendar, date_letters
+from .dates import CYCLICAL, DATE, YEAR, calendar, date_letters, month_bounds
 from .model import EpisodeDef, Segment
 from .normalise import Normaliser
 from .params import Params
@@ -221,12 +221,23 @@ def dated(segs: tuple[Segment, ...], params: Params) -> bool:
 def out_of_time(
     segs: tuple[Segment, ...], defs: tuple[EpisodeDef, ...], params: Params, profiles: list[Profile]
 ) -> list[set[int]]:
-    """For each segment of a witness written as dated entries, the states (k: episode k-1) its date rules out:
+    """For each segment, the states (k: episode k-1) its date rules out. In a witness written as dated entries:
     an entry of another month or year than the episode's ``window`` (五月's crossing of the 遼澤 on the way
-    out is not the withdrawal's; 二十一年's 班師 is another campaign's). Nothing for other witnesses. Its years
-    are read as counted from the reign the witness tells the episodes in (``reign_shift``)."""
-    if not any(d.window for d in defs) or not dated(segs, params):
+    out is not the withdrawal's; 二十一年's 班師 is another campaign's), its years read as counted from the reign
+    it tells the episodes in (``reign_shift``). In another witness, a segment between two of its date clauses
+    (``dates.month_bounds``) that leave no month of the window between them: an institutional history's 五月，…
+    帝至遼澤，泥淖二百餘里 … 秋七月 is the crossing on the way out, whatever its words."""
+    if not any(d.window for d in defs):
         return [set() for _ in segs]
+    if not dated(segs, params):
+        return [
+            {
+                k
+                for k, d in enumerate(defs, 1)
+                if d.window and lo is not None and hi is not None and lo <= hi and not d.window.meets(lo, hi)
+            }
+            for lo, hi in month_bounds([seg.folded for seg in segs], params.date_clause)
+        ]
     dates = calendar([seg.folded for seg in segs])
     shift = reign_shift(dates, evidence({"": segs}, profiles)[""], defs)
     return [

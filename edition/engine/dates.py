@@ -93,6 +93,30 @@ def calendar(folded: list[str]) -> list[tuple[int | None, int | None]]:
     return out
 
 
+def month_bounds(folded: list[str], beside: int) -> list[tuple[int | None, int | None]]:
+    """For each segment of a narrative not written as dated entries, the months it falls between: the month of the
+    last clause that is a date at or before it, and of the first at or after it (None where the text gives none).
+    A date clause is a month with at most ``beside`` other letters (五月, 冬十月, 十九年二月, 九月十八日): a date the
+    narrative moves on by, not a month said in passing (比中原早寒一月 is a month's time, a poem's 三月危城奈若何
+    three months)."""
+    said = [
+        month_number(m.group(1)) if len(f) - date_letters(f) <= beside and (m := _LAST_MONTH.search(f)) else None
+        for f in folded
+    ]
+    before, last = [], None
+    for m in said:
+        last = m if m is not None else last
+        before.append(last)
+    after, nxt = [], None
+    for m in reversed(said):
+        nxt = m if m is not None else nxt
+        after.append(nxt)
+    return list(zip(before, after[::-1], strict=True))
+
+
+_LAST_MONTH = re.compile(rf".*({_MONTH})")  # the last month of a text (greedy: the first group is the last)
+
+
 def _day_number(day: str) -> int | None:
     """二十一日 -> 21, 初一 -> 1 (a day of a month as written after it, or alone)."""
     return numeral(day.removesuffix("日").removeprefix("初"))

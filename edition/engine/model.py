@@ -141,6 +141,10 @@ class Window:
             and not (self.first <= month <= self.last)
         )
 
+    def meets(self, first: int, last: int) -> bool:
+        """Whether a month from ``first`` to ``last`` (a stretch a text dates no closer) may fall in the window."""
+        return first <= self.last and self.first <= last
+
 
 @dataclass(frozen=True)
 class Row:

@@ -38,7 +38,13 @@ class Params:
     threshold: float = p(0.12, "Price of a letter, as a share of the witness's peak evidence density (see peak).")
     peak: float = p(0.95, "Quantile of a witness's segments' evidence density taken as its peak.")
     dated: float = p(0.1, "Share of a witness's sentences a date must open for it to be read as dated entries.")
-    dated_least: int = p(3, "...and the fewest such sentences (an episode's window applies to dated entries only).")
+    dated_least: int = p(3, "...and the fewest such sentences (an episode's window applies to each dated entry).")
+    date_clause: int = p(
+        3,
+        "Letters besides its dates a clause may hold to be a date a narrative moves on by (十九年二月, 冬十月), in a"
+        " witness not written as dated entries: a stretch between two such clauses that leave no month of an"
+        " episode's window is not that episode.",
+    )
     floor: float = p(
         0.0,
         "Least peak a price is set from, as a share of the median witness's peak (0: off; 0.5 rescued an anecdote"
