@@ -54,7 +54,9 @@ def test_an_edition_spread_over_processes_is_the_same_bytes_as_one_process_makes
             ran.append(len(jobs))
             return serial(jobs)
         with tempfile.TemporaryDirectory() as tmp:
-            folder = edition_folder(pathlib.Path(tmp) / "w", [f for fs in kinds().values() for f in fs])
+            # copies (the chronicles: their comparisons are spread too) and independent tellings of other kinds
+            files = [f for k in ("chronicle", "annal", "novel", "alternate") for f in kinds()[k]]
+            folder = edition_folder(pathlib.Path(tmp) / "w", files)
             spread.LEAST_WORK = 10**12
             one = to_json(to_dict(build_folder(folder)))
             spread.LEAST_WORK = 0
