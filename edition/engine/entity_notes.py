@@ -213,32 +213,32 @@ class EntityNotes:
             if len(pick) == 1:
                 f = pick[0].entries[0]
                 mine = [x for x in here.said[s] if x.entries == (f,)]
-                if not shared and here.kind == "person":  # by the row alone: a man of the part, worded as theirs
-                    mine = [x for x in mine if self._in_role(here, e, x)]
+                part = self._part(here, e) if not shared and here.kind == "person" else None
+                if part is not None:  # by the row alone: a man of the part, worded as theirs
+                    mine = [x for x in mine if len(part & self.wording(x)) >= self.role]
                 if mine:  # its mention where the others name the entry it stands in for (李祐 at the rearguard)
                     standing[s] = min(mine, key=lambda x: self._rank(x, e, here.told))
         return role, standing
 
-    def _in_role(self, here: _Named, e: str, x: Said) -> bool:
-        """Whether mention ``x`` (of another entry, in a row where the others name ``e``) is worded as the others
-        word ``e``'s part: ``role`` or more of the character pairs that the sentences of ``agree`` families naming
-        ``e`` share, its names' own pairs aside. D's 李祐、李道宗率步骑兵四万殿后 shares the others' 道宗, 步骑, 殿后
-        and stands in for 李世勣; the alternate history's 李世勣带着先头部队探路 shares nothing of 长孙无忌率万人
-        刈草填道 and does not stand in for him (its road-cutters are 阎立德's, a man the register does not know)."""
+    def _part(self, here: _Named, e: str) -> set[str] | None:
+        """How the others word ``e``'s part: the character pairs that the sentences of ``agree`` families naming
+        ``e`` share, its names' own pairs aside -- a man standing in for him by the row shares ``role`` of them.
+        D's 李祐、李道宗率步骑兵四万殿后 shares the others' 道宗, 步骑, 殿后 and stands in for 李世勣; the alternate
+        history's 李世勣带着先头部队探路 shares nothing of 长孙无忌率万人刈草填道 and does not stand in for him (its
+        road-cutters are 阎立德's, a man the register does not know). None where it cannot be told: no wording
+        known, or too few tellings to hold a stand-in to."""
         if self.wording is None:
-            return True
-        entry = self.entries[e]
-        named = {self.q.family(s) for s, xs in here.said.items() if any(y.entries == (e,) for y in xs)}
-        if len(named) < self.agree:
-            return True  # too few tellings to say how the part is worded: nothing to hold a stand-in to
-        own = {p for name in (*entry.names, *entry.variants) for p in wording(self.q.fold(name))}
+            return None
         shared: defaultdict[str, set[str]] = defaultdict(set)
         for s, xs in here.said.items():
             for y in xs:
                 if y.entries == (e,):
                     shared[self.q.family(s)] |= self.wording(y)
-        role = {p for p, n in Counter(p for ps in shared.values() for p in ps).items() if n >= self.agree} - own
-        return len(role & self.wording(x)) >= self.role
+        if len(shared) < self.agree:
+            return None
+        entry = self.entries[e]
+        own = {p for name in (*entry.names, *entry.variants) for p in wording(self.q.fold(name))}
+        return {p for p, n in Counter(p for ps in shared.values() for p in ps).items() if n >= self.agree} - own
 
     def _alternatives(self, here: _Named, s: str, e: str) -> list[Said]:
         """The entries witness ``s`` names that could stand in for ``e``: by name, not yet standing in for
