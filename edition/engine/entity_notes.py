@@ -97,7 +97,7 @@ class EntityNotes:
         self.glossed = glossed  # whether a mention is inside a commentary's brackets
         self.naming = naming  # the name a witness gives, where it gives e's title, to someone unknown (``said``)
         self.wording = wording  # how the sentence of a mention words it (``said.Gathering.wording``), if known
-        self.role = role  # the fewest pairs of that wording a stand-in's sentence must share (``_in_role``)
+        self.role = role  # the fewest pairs of that wording a stand-in's sentence must share (``_part``)
         self.named = Counter(m.entries[0] for m in mentions if m.how != "title" and len(m.entries) == 1)
         self.q = quoting
         self.agree = agree
