@@ -59,3 +59,18 @@ def test_a_man_stands_in_for_another_only_where_he_is_worded_in_his_part(every):
     assert road and not any("Z" in r.sigla for n in road for r in n.readings)
     (rear,) = [n for n in every.notes if n.type == "fact" and n.episode == "withdrawal" and n.label == "李世勣"]
     assert any(r.sigla == ("D",) and r.text == "李祐" for r in rear.readings)
+
+
+def test_a_witness_calling_the_role_holder_by_the_role_alone_is_quoted_as_not_naming_him(every):
+    """The note on the prince is on who held the role (太子：A 作李治；E 作李承乾). The annals and the novels tell
+    the same meeting and call him 太子 or 皇太子 only: they were left out, and the key fact "the prince" was
+    stated for 4 of 11 gold readings. They are now 不名, as the town's lord is where unnamed -- and the 演義's
+    太子治 (a title before the given name, the classical style) names him."""
+    (prince,) = [n for n in every.notes if n.type == "fact" and n.episode == "crown-prince" and n.label == "太子"]
+    unnamed = next(r for r in prince.readings if not r.named)
+    assert {"H", "BA", "R"} <= set(unnamed.sigla)  # 202 的 太子、251 的 皇太子、103 的 太子
+    text = {w.siglum: w.text for w in every.witnesses}
+    assert all("太子" in text[s][a:b] for s, (a, b) in unnamed.spans.items())
+    (f,) = [r for r in prince.readings if "F" in r.sigla]
+    assert f.text == "太子治" and f.named
+    assert any(r.text == "李治" and "A" in r.sigla for r in prince.readings)

@@ -935,7 +935,9 @@ def test_one_known_by_a_role_is_stood_in_for_only_by_another_holder_of_it(tmp_pa
     ed = build_folder(edition_folder(tmp_path / "w", novels))
     (prince,) = [n for n in notes_of(ed, "fact") if n.episode == "crown-prince" and n.label == "太子"]
     readings = {s: r.text for r in prince.readings for s in r.sigla}
-    assert readings == {"A": "李治", "D": "李治", "E": "李承乾"}
+    # H calls him 太子 only (不名: see test_every_kind), F 太子治; neither reads 李世勣
+    assert readings == {"A": "李治", "D": "李治", "E": "李承乾", "F": "太子治", "H": "太子"}
+    assert not next(r for r in prince.readings if "H" in r.sigla).named
     (rearguard,) = [n for n in notes_of(ed, "fact") if n.episode == "withdrawal" and n.label == "李世勣"]
     assert {s: r.text for r in rearguard.readings for s in r.sigla}["D"] == "李祐"
 
@@ -993,3 +995,26 @@ def test_a_count_of_men_and_the_same_count_under_arms_are_one_count(tmp_path):
     quoted = {s: texts[s][a:b] for r in note.readings for s, (a, b) in r.spans.items()}
     assert quoted == {"D": "三千", "P": "三千人"}
     assert {s for r in note.readings if not r.spans for s in r.sigla} == {"A", "E"}
+
+
+def test_a_title_before_the_given_name_names_the_man():
+    """皇太子治 (the classical style: the title, then the given name without the surname) names 李治, as 李治 does;
+    太子 alone is a title two entries share, and 太子承乾 names the other holder."""
+    from edition.engine.normalise import Normaliser
+    from edition.engine.register import Entry, Register, mention_forms, mentions
+
+    register = Register(
+        (
+            Entry("li-zhi", "person", "李治", ("李治",), ("太子",)),
+            Entry("li-chengqian", "person", "李承乾", ("李承乾",), ("太子",)),
+        )
+    )
+    norm = Normaliser({})
+    forms = mention_forms(register, norm, ("李",))
+    found = mentions("F", norm.tokenise_text("F", "皇太子治亦至。太子來迎。太子承乾以罪廢。"), forms)
+    assert [(m.text, m.entries, m.how) for m in found] == [
+        ("太子治", ("li-zhi",), "name"),
+        ("太子", ("li-chengqian", "li-zhi"), "title"),
+        ("太子承乾", ("li-chengqian",), "name"),
+    ]
+    assert "太子治" not in mention_forms(register, norm)  # no surname known: the given name is not known either

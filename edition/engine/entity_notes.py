@@ -174,7 +174,9 @@ class EntityNotes:
         role, standing = self._stand_ins(here, e, entry, slot, rows)
         here.taken.update((s, x.entries[0]) for s, x in standing.items())
         slot = {**slot, **standing}
-        readings = {s: self._form(e, entry, x, described) for s, x in slot.items()}
+        untold = self._by_role(here, e, role, slot) if role else {}
+        slot.update(untold)
+        readings = {s: "untitled" if s in untold else self._form(e, entry, x, described) for s, x in slot.items()}
         for s, r in readings.items():
             # a title whose sentence names a man the register does not know (他叫乙支承德): named, not 不名 -- by
             # that name where the witness writes it in the episode (乙支承德在城楼上又拜了一拜), else left out
@@ -219,6 +221,23 @@ class EntityNotes:
                 if mine:  # its mention where the others name the entry it stands in for (李祐 at the rearguard)
                     standing[s] = min(mine, key=lambda x: self._rank(x, e, here.told))
         return role, standing
+
+    def _by_role(self, here: _Named, e: str, role: str, slot: dict[str, Said]) -> dict[str, Said]:
+        """Witnesses that call the holder of the note's role by that title alone (太子; 皇太子), naming no one who
+        holds it anywhere in the episode, where the others name ``e``: they tell the same moment and do not say
+        who -- 不名, as the town's lord is. A role's note (太子：A 作李治；E 作李承乾) is about who held it: the
+        novel's 太子 迎駕 is that moment told without the name."""
+        holders = {f for f, entry in self.entries.items() if role in entry.titles}
+        out = {}
+        for s, xs in here.said.items():
+            if s in slot or holders & here.in_episode.get(s, set()):
+                continue
+            mine = [
+                x for x in xs if x.how == "title" and e in x.entries and here.told.beside(x, e) - {self.q.family(s)}
+            ]
+            if mine:
+                out[s] = min(mine, key=lambda x: x.start)
+        return out
 
     def _part(self, here: _Named, e: str) -> set[str] | None:
         """How the others word ``e``'s part: the character pairs that the sentences of ``agree`` families naming

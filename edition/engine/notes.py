@@ -184,7 +184,7 @@ def annotate(
     register = cache.get(
         ("register", everything), partial(stand_in, resources.register, norm, tokens, resources.surnames)
     )
-    forms = mention_forms(register, norm)
+    forms = mention_forms(register, norm, resources.surnames)
     named = digest(repr(sorted(forms.items())))  # a register the texts suggest changes with any of them
     found = tuple(
         m

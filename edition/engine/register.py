@@ -121,9 +121,17 @@ class Mentions:
 Forms = dict[str, tuple[tuple[str, ...], str, str]]  # compared form -> (entry ids, kind, name/variant/title)
 
 
-def mention_forms(register: Register, norm: Normaliser) -> Forms:
-    """Every name and title of the register in the compared form, with what it names and how."""
+def mention_forms(register: Register, norm: Normaliser, surnames: tuple[str, ...] = ()) -> Forms:
+    """Every name and title of the register in the compared form, with what it names and how. A man's title
+    followed by his given name (太子治, 皇太子治: the classical style) names him: his name less its surname after
+    each of his titles, where the name begins with a surname of ``surnames``."""
     forms: Forms = {}
+    folded_surnames = {norm.fold_text(x) for x in surnames}
+    for e in register.entries:
+        name = norm.fold_text(e.name)
+        family = next((name[:k] for k in (2, 1) if name[:k] in folded_surnames and len(name) > k), "")
+        for t in e.titles if e.kind == "person" and family else ():
+            forms[norm.fold_text(t) + name[len(family) :]] = ((e.id,), e.kind, "name")
     by_title: dict[str, list[Entry]] = {}
     for e in register.entries:
         for t in e.titles:
