@@ -413,7 +413,8 @@ def test_an_alternate_historys_rearguard_size_is_a_reading_of_the_others_count(a
         if n.episode == "withdrawal" and any("四万" in r.text for r in n.readings)
     ]
     quoted = {s: texts[s][a:b] for r in rearguard.readings for s, (a, b) in r.spans.items()}
-    assert quoted["Z"] == "三万" and quoted["C"] == "四万" and quoted["A"] == "四萬"
+    # each quoted with the kind of troops it writes against the count (步骑三万, 四万步骑)
+    assert quoted["Z"] == "步骑三万" and quoted["C"] == "四万步骑" and quoted["A"] == "步騎四萬"
     a, b = next(r.spans["Z"] for r in rearguard.readings if "Z" in r.spans)
     assert "殿后" in texts["Z"][a - 40 : b]
     assert "所記同" not in rearguard.label
@@ -786,7 +787,7 @@ def test_men_under_arms_and_men_of_one_value_are_one_note(tmp_path):
         if n.episode == "crown-prince" and n.cls == "number" and any("三千" in r.text for r in n.readings)
     ]
     assert len(escort) == 1, [n.text for n in escort]
-    assert {"三千", "三千人"} <= {r.text for r in escort[0].readings}
+    assert {"三千飞骑", "飛騎三千人"} <= {r.text for r in escort[0].readings}  # each with its kind of troops
 
 
 def test_men_under_arms_are_a_reading_of_the_mens_count(tmp_path):
@@ -966,7 +967,7 @@ def test_a_name_a_speaker_spells_a_letter_with_is_not_a_reading(tmp_path):
 
 
 def test_a_count_two_texts_give_alike_at_one_moment_is_still_stated(tmp_path):
-    """D alone of the seeds gives the emperor's escort, 先自点起三千飞骑: 數目（兵）：D 作三千；A、E 不記. The
+    """D alone of the seeds gives the emperor's escort, 先自点起三千飞骑: 數目（兵）：D 作三千飞骑；A、E 不記. The
     flashback novel gives it too, 他點了三千飛騎, in D's row; two families agreeing were too few to say so, and no
     longer one alone -- adding a witness that agrees took the note away. It is stated with both."""
     from tests.kinds import edition_folder
@@ -975,12 +976,12 @@ def test_a_count_two_texts_give_alike_at_one_moment_is_still_stated(tmp_path):
     texts = {w.siglum: w.text for w in ed.witnesses}
     escort = [n for n in notes_of(ed, "fact") if n.episode == "crown-prince" and n.cls == "number"]
     quoted = [{s: texts[s][a:b] for r in n.readings for s, (a, b) in r.spans.items()} for n in escort]
-    assert {"D": "三千", "Y": "三千"} in quoted
-    (note,) = [n for n, q in zip(escort, quoted, strict=True) if q == {"D": "三千", "Y": "三千"}]
+    assert {"D": "三千飞骑", "Y": "三千飛騎"} in quoted
+    (note,) = [n for n, q in zip(escort, quoted, strict=True) if q == {"D": "三千飞骑", "Y": "三千飛騎"}]
     unsaid = {s for r in note.readings if not r.spans for s in r.sigla}
     assert unsaid == {"A", "E"}  # B breaks off before; C has no such episode
-    _, b = note.readings[0].spans["Y"]
-    assert texts["Y"][b : b + 2] == "飛騎"
+    (a, b) = next(r.spans["Y"] for r in note.readings if "Y" in r.spans)
+    assert texts["Y"][a:b] == "三千飛騎"  # the count with the kind of troops it counts
 
 
 def test_a_count_of_men_and_the_same_count_under_arms_are_one_count(tmp_path):
@@ -993,7 +994,7 @@ def test_a_count_of_men_and_the_same_count_under_arms_are_one_count(tmp_path):
     texts = {w.siglum: w.text for w in ed.witnesses}
     (note,) = [n for n in notes_of(ed, "fact") if n.episode == "crown-prince" and n.cls == "number"]
     quoted = {s: texts[s][a:b] for r in note.readings for s, (a, b) in r.spans.items()}
-    assert quoted == {"D": "三千", "P": "三千人"}
+    assert quoted == {"D": "三千飞骑", "P": "飛騎三千人"}
     assert {s for r in note.readings if not r.spans for s in r.sigla} == {"A", "E"}
 
 

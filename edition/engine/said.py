@@ -123,6 +123,11 @@ def quantities(tokens: Tokens, seg: Segment) -> list[Said]:
                 continue  # 一一, 万万; 万一 (in case); 十八九 (eight or nine in ten): words, not counts
             value, approx = number_value(word)
         key = measure or ("兵" if _troops(n, a, b) else "count")
+        if (
+            key in "兵人"
+        ):  # quoted with the kind of troops it counts: 三千飞骑, 步騎四萬, 飛騎三千人 (the escort's kind)
+            a, b = _with_kind(n, a, b)
+            start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
         out.append(_said(tokens, start, end, "number", key, ("~" if approx else "") + value))
     return out
 
@@ -132,6 +137,21 @@ def _either(digits: list[str]) -> bool:
     share of ten, not a count a text states."""
     order = "一二三四五六七八九"
     return len(digits) >= 2 and digits[-2] in order and order.find(digits[-1]) == order.find(digits[-2]) + 1
+
+
+KINDS = frozenset(t for t in TROOPS if len(t) == 2)  # the kinds of troops a count of men may be quoted with
+
+
+def _with_kind(n: str, a: int, b: int) -> tuple[int, int]:
+    """The count n[a:b] widened over the kind of troops written against it, before or after (步骑四万, 四万步骑,
+    步骑兵四万: a kind may overlap another, 步骑 and 骑兵); a lone 兵 or 骑 (率兵四万) is no kind."""
+    while a >= 2 and n[a - 2 : a] in KINDS:
+        a -= 2
+    while a >= 1 and n[a - 1 : a + 1] in KINDS:
+        a -= 1
+    while n[b : b + 2] in KINDS:
+        b += 2
+    return a, b
 
 
 def _troops(n: str, a: int, b: int) -> bool:
