@@ -14,20 +14,23 @@ def every(tmp_path_factory):
     return build_folder(edition_folder(tmp_path_factory.mktemp("every") / "w", files))
 
 
-def test_a_section_heading_stands_in_a_row_of_its_own(every, tmp_path):
+def test_a_section_heading_is_in_no_episode_and_in_no_row(every, tmp_path):
     """A popular history heads its last section 七、褐袍; the flashback novel has an old soldier say 「一件褐袍。」.
     In the edition of every development witness the one word they share set them in one row -- a heading beside a
-    line of speech, two moments (the ninth reading's R35). A heading names what follows and tells no moment: it
-    stands in a row of its own, above the row it opened, and nothing else of the rows moves."""
+    line of speech, two moments (the ninth reading's R35). A heading names what follows and tells no moment, as
+    every writer of the development set's gold marked it: it is in no episode (the unseen popular article's
+    六、遼澤：比打仗還可怕的回家路 had closed the withdrawal, 七、營州的那場哭祭 the marshes)."""
     ed = every
-    (episode,) = [ep for ep in ed.episodes if ep.episode.id == "crown-prince"]
-    (k,) = [k for k, r in enumerate(episode.rows) if any(x.text.strip() == "七、褐袍" for x in r.cells.get("V", ()))]
-    assert list(episode.rows[k].cells) == ["V"]
-    (line,) = [r for r in episode.rows if any("一件褐袍" in x.text for x in r.cells.get("Y", ()))]
-    assert "V" not in line.cells or all("七、" not in x.text for x in line.cells["V"])
-    # the rows of the others are as they were: the gold pairs of the whole edition all kept
+    headed = {w.siglum: w.text for w in ed.witnesses if w.siglum in ("V", "CD")}
+    for ep in ed.episodes:
+        for row in ep.rows:
+            for siglum, segs in row.cells.items():
+                assert not any(x.text.strip() in ("七、褐袍", "六、遼澤：比打仗還可怕的回家路") for x in segs), siglum
+    outside = [headed["V"][x.start : x.end] for x in ed.unassigned["V"]]
+    assert any("七、褐袍" in text for text in outside)
+    # the rows of the others are as they were: the gold pairs of the whole edition kept
     same, total, _ = row_pairs(ed, merged_gold(tmp_path)[1])
-    assert same / total >= 0.66  # 1572 of 2351 (0.67) with the 26 development witnesses of stop 44; 0.68 of 23
+    assert same / total >= 0.62, same / total  # 3547 of 5596 (0.634) with the 29 witnesses of stop 45
 
 
 def test_a_place_named_at_several_moments_is_not_said_to_be_agreed_on(every):

@@ -31,7 +31,7 @@ from .dates import CYCLICAL, DATE, YEAR, calendar, date_letters, month_bounds
 from .model import EpisodeDef, Segment
 from .normalise import Normaliser
 from .params import Params
-from .segment import CLAUSE, PARAGRAPH, SCENE, SENTENCE
+from .segment import CLAUSE, PARAGRAPH, SCENE, SENTENCE, heading_at
 from .spread import in_order
 
 Profile = dict[str, float]  # pair -> weight
@@ -334,7 +334,9 @@ def label(
     labels = close_scenes(labels, raw, strength, [len(seg.folded) for seg in segs], params.scene_share)
     if params.rescue:
         labels = rescued(labels, raw, paid, price * params.rescue, params.rescue_bar, story, barred)
-    return [0 if barred and k in barred[i] else k for i, k in enumerate(labels)]
+    # a section heading (六、遼澤：比打仗還可怕的回家路) names what follows and tells no moment: in no episode
+    heads = set(heading_at(segs))
+    return [0 if (barred and k in barred[i]) or i in heads else k for i, k in enumerate(labels)]
 
 
 def labels_of(

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from statistics import median
 
@@ -312,6 +312,36 @@ def others_keys(siglum: str, breaks: dict[str, dict[str, int]]) -> dict[str, int
             for key, st in theirs.items():
                 keys[key] = max(keys.get(key, -1), st)
     return keys
+
+
+# what no heading holds: a mark that ends or parts a sentence, or one of speech (a colon may part a heading's title
+# from its subtitle, 六、遼澤：比打仗還可怕的回家路, but not end it: 他說：)
+NOT_IN_HEADING = set("。！？!?，,；;「」『』“”‘’…")
+HEADING = 16  # letters a heading has at most
+
+
+def heading_at(segs: Sequence[Segment]) -> list[int]:
+    """Where a witness's section headings are (七、褐袍, 第五十二章　安市风雪), by index: a paragraph of one short
+    sentence with no mark in it that ends or parts a sentence or opens speech, in a witness that ends its
+    sentences with marks (in a bare transcription every line would look like one). A colon may part it in two
+    clauses (六、遼澤：比打仗還可怕的回家路): both are the heading."""
+    if not any("。" in seg.text for seg in segs):
+        return []
+    out: list[int] = []
+    k = 0
+    while k < len(segs):
+        j = k + 1
+        while j < len(segs) and segs[j].paragraph == segs[k].paragraph:
+            j += 1
+        if (
+            segs[k].strength >= PARAGRAPH
+            and 0 < sum(len(seg.folded) for seg in segs[k:j]) <= HEADING
+            and not any(NOT_IN_HEADING & set(seg.text) for seg in segs[k:j])
+            and not segs[j - 1].text.rstrip().endswith(("：", ":"))
+        ):
+            out += range(k, j)
+        k = j
+    return out
 
 
 def segment_witness(t: Tokens, params: Params, keys: dict[str, int]) -> tuple[Segment, ...]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 
 from ..model import Row, Segment
-from ..segment import PARAGRAPH
+from ..segment import heading_at
 from .dp import choose_beads
 from .drafts import SLACK, AlignParams, Bead, Draft, reach, single_rows, without
 from .likeness import FOLDED, Blocks, Likeness, Readings
@@ -257,30 +257,11 @@ def split_rows(
     return rows
 
 
-# what no heading holds: a mark that ends or parts a sentence, or one of speech
-NOT_IN_HEADING = set("。！？!?，,；;：:「」『』“”‘’…")
-HEADING = 16  # letters a heading has at most
-
-
 def headings(segments: dict[str, list[Segment]]) -> set[str]:
-    """The compared texts of section headings (七、褐袍, 第五十二章　安市风雪): a paragraph of one short sentence with
-    no mark in it that ends or parts a sentence or opens speech, in a witness that ends its sentences with marks.
-    A heading names what follows and tells no moment: set beside another text's sentence for one word they share
-    (a flashback's 「一件褐袍。」), it made a row of two moments. Each stands in a row of its own (``apart``)."""
-    out = set()
-    for segs in segments.values():
-        if not any("。" in seg.text for seg in segs):
-            continue  # a text without marks (a bare transcription): every line would look like one
-        for k, seg in enumerate(segs):
-            after = segs[k + 1] if k + 1 < len(segs) else None
-            if (
-                seg.strength >= PARAGRAPH
-                and (after is None or after.paragraph != seg.paragraph)
-                and 0 < len(seg.folded) <= HEADING
-                and not NOT_IN_HEADING & set(seg.text)
-            ):
-                out.add(seg.folded)
-    return out
+    """The compared texts of section headings (``segment.heading_at``). A heading names what follows and tells no
+    moment: set beside another text's sentence for one word they share (a flashback's 「一件褐袍。」), it made a row
+    of two moments. Each stands in a row of its own (``apart``)."""
+    return {segs[k].folded for segs in segments.values() for k in heading_at(segs)}
 
 
 def apart(rows: list[Draft], heads: set[str]) -> list[Draft]:
