@@ -159,6 +159,14 @@ class EntityNotes:
             (e,) = x.entries
             if e not in mine or self._rank(x, e, told) < self._rank(mine[e], e, told):
                 mine[e] = x
+        for e, x in mine.items():
+            # a man quoted by one of his standard names is quoted by the one the others use, wherever the text
+            # writes it in the episode: which of them a text uses is no fact (A's 李治 where it meets the prince,
+            # not the emperor's 治兒 on the road, though more texts name him beside the road)
+            if x.how == "name" and self.entries.get(e) is not None and self.entries[e].kind == "person":
+                names = [y for y in xs if y.entries == (e,) and y.how == "name"]
+                me = self.q.family(x.siglum)
+                mine[e] = min(names, key=lambda y: (-len(told.forms[(e, y.value)] - {me}), y is not x))
         return mine
 
     def _note(self, here: _Named, e: str, entry: Entry, slot: dict[str, Said]) -> Found | None:
