@@ -76,4 +76,6 @@ def test_a_witness_calling_the_role_holder_by_the_role_alone_is_quoted_as_not_na
     assert all("太子" in text[s][a:b] for s, (a, b) in unnamed.spans.items())
     (f,) = [r for r in prince.readings if "F" in r.sigla]
     assert f.text == "太子治" and f.named
+    # the alternate history's prince is 太子李泰, a man the register does not know: he is named, never 不名
+    assert "CB" not in unnamed.sigla
     assert any(r.text == "李治" and "A" in r.sigla for r in prince.readings)

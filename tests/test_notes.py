@@ -1019,3 +1019,26 @@ def test_a_title_before_the_given_name_names_the_man():
         ("太子承乾", ("li-chengqian",), "name"),
     ]
     assert "太子治" not in mention_forms(register, norm)  # no surname known: the given name is not known either
+
+
+def test_a_name_written_straight_after_a_title_names_the_man():
+    """An alternate history makes 李泰 the prince (太子李泰生得肥胖, 李泰是夏天到的幽州, 李泰先看见的): the note on
+    the prince listed it 不名. A title followed at once by a name of two or three letters beginning with a surname,
+    which the text writes three times at least, names him; a mark between (太子。长孙无忌) or a word that does not
+    recur (城主高声) does not."""
+    from edition.engine.normalise import Normaliser
+    from edition.engine.register import Entry, Register, mention_forms, mentions
+    from edition.engine.said import Gathering
+
+    norm = Normaliser({})
+    register = Register((Entry("li-zhi", "person", "李治", ("李治",), ("太子", "城主")),))
+    forms = mention_forms(register, norm)
+
+    def named(text: str) -> str | None:
+        tokens = {"CB": norm.tokenise_text("CB", text)}
+        found = mentions("CB", tokens["CB"], forms)
+        return Gathering(found, tokens, norm.fold_text, ("李", "长孙", "高")).naming("CB", "li-zhi")
+
+    assert named("立了李泰為太子。太子李泰生得肥胖。李泰是夏天到的。李泰先看見的。") == "李泰"
+    assert named("太子。長孫無忌來了。長孫無忌說。長孫無忌又說。") is None  # a mark between
+    assert named("城主高聲喊道：「走！」") is None  # 高聲 is written once

@@ -46,6 +46,7 @@ SINCE = "自从"  # (compared forms) "from": a date after it opens a stretch of 
 NAMING = re.compile(r"(?:名叫|叫做|名为|名唤|名曰|他叫|她叫|此人叫|此人姓|他姓)")
 # (compared forms) what ends a name given so, before any mark: 他叫乙支承德是安市城的城主, 名叫杨万春的城主
 NAME_ENDS = "是的乃"
+TITLED_RECURS = 3  # times a name written straight after a title must occur in the witness (``Gathering._titled``)
 SENTENCE_ENDS = "。！？!?\n"
 
 # (compared forms) what an alternate history says of the histories it departs from (在原本的历史上，这个位置属于
@@ -328,8 +329,26 @@ class Gathering:
                 if said:
                     found = self._name_after(tokens, said.end(), j)
                     break
+                found = self._titled(tokens, tokens.index(m.end - 1) + 1, m.end)
+                if found:
+                    break
             self._naming[(siglum, entry)] = found
         return self._naming[(siglum, entry)]
+
+    def _titled(self, tokens: Tokens, i: int, end: int) -> str | None:
+        """The name written straight after a title that ends at ``end`` (太子李泰, an alternate history's prince):
+        two or three letters from letter ``i`` on, with nothing between, the first a surname, that the text writes
+        three times at least -- a name recurs, the words that may follow a title (高声) seldom do. None where there
+        is none."""
+        n = tokens.n
+        if i >= len(n) or tokens.at[i] != end or not (n[i] in self.surnames or n[i : i + 2] in self.surnames):
+            return None
+        for size in (3, 2):
+            name = n[i : i + size]
+            unbroken = all(tokens.at[k] == tokens.at[k - 1] + 1 for k in range(i + 1, i + size))
+            if len(name) == size and unbroken and n.count(name) >= TITLED_RECURS:
+                return tokens.text[tokens.at[i] : tokens.at[i + size - 1] + 1]
+        return None
 
     def _name_after(self, tokens: Tokens, i: int, j: int) -> str:
         """The name as written from letter ``i`` on (before letter ``j``): the letters up to a mark or to
