@@ -79,3 +79,17 @@ def test_a_witness_calling_the_role_holder_by_the_role_alone_is_quoted_as_not_na
     # the alternate history's prince is 太子李泰, a man the register does not know: he is named, never 不名
     assert "CB" not in unnamed.sigla
     assert any(r.text == "李治" and "A" in r.sigla for r in prince.readings)
+
+
+def test_the_gift_is_one_note_however_many_groups_of_rows_tell_it(every):
+    """With 31 development witnesses the rows told the gift at the wall in three groups, and it came out in three
+    notes -- 數目（匹） twice and 縑，數目（匹） once, A and the letters novel in two of them (the thirteenth packet's
+    F2-F4). One fact, one note: each text in it once, at the place it first gives the count (A's 特賜縑一百匹, not
+    its later 得到百匹縑的獎勵)."""
+    gift = [n for n in every.notes if n.type == "fact" and n.episode == "anshi-dialogue" and "數目（匹）" in n.label]
+    assert len(gift) == 1, [n.text for n in gift]
+    sigla = [s for r in gift[0].readings for s in r.sigla]
+    assert len(sigla) == len(set(sigla)) and {"A", "CA", "Z", "O"} <= set(sigla)
+    text = {w.siglum: w.text for w in every.witnesses}
+    (a0, a1) = next(r.spans["A"] for r in gift[0].readings if "A" in r.spans)
+    assert text["A"][a0 - 2 : a1] == "特賜縑一百匹"

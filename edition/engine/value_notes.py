@@ -45,6 +45,12 @@ MEN = frozenset({"兵", "人"})  # men under arms (三千飛騎) and men (飛騎
 Slotted = tuple[str, str, dict[str, Said]]  # a note before it is worded: (kind, label, each witness's statement)
 
 
+def _measure(slot: dict[str, Said]) -> str:
+    """What a count note counts in: its measure, men under arms and men as one (``MEN``)."""
+    keys = {"兵" if x.key in MEN else x.key for x in slot.values()}
+    return min(keys)
+
+
 def _months(dates: Iterable[str]) -> set[str]:
     """The months some of these dates name (十月丙申, 九月十八日; 乙酉 names none)."""
     return {m.group() for d in dates for m in [MONTH_OF.match(d)] if m}
@@ -91,6 +97,7 @@ class ValueNotes:
                 found += self._value_notes(
                     kind, by_row.get((g, kind), {}), named, cover, set(days), (everything, cells)
                 )
+        found = self._one_count(found)
         # a day the texts agree on, where a note of this episode already sets that day against another form (C's
         # 九月十八日 beside P's 癸未 and Z's 九月初九): one fact, one note -- that one, with the day's other texts
         # (A/B's 明日為九月十八日, the lecture's 九月十八号) in it
@@ -156,6 +163,37 @@ class ValueNotes:
                 label += {"date": "，所記同日", "month": "，所記同月", "direction": "，所記同"}.get(key, "，所記同數")
             # each wording listed (一百匹, 百匹, 一万人, 万人; not 四萬, 四万): a witness is quoted as it reads
             out.append((kind, label, slot))
+        return out
+
+    def _one_count(self, found: list[Slotted]) -> list[Slotted]:
+        """Notes on a count of one measure that the rows put in two groups, joined where they are one fact: a
+        text in both gives the same value in both (A's 縑一百匹 where the emperor grants the silk and again where
+        it is carried out, the others' 百匹 beside either) and all their values are of one size. Three notes on
+        the one gift, by the groups the rows made, were one fact three times; each text is quoted once, at the
+        place it first gives it."""
+        out: list[Slotted] = []
+        for kind, label, slot in found:
+            into = next(
+                (
+                    k
+                    for k, (other_kind, _, other) in enumerate(out)
+                    if kind == other_kind == "number"
+                    and _measure(other) == _measure(slot)
+                    and (shared := other.keys() & slot.keys())
+                    and all(other[s].value == slot[s].value for s in shared)
+                    and not _apart((x.value for x in (*other.values(), *slot.values())), self.apart)
+                ),
+                None,
+            )
+            if into is None:
+                out.append((kind, label, slot))
+                continue
+            first_label, first = out[into][1:]
+            merged = {**slot, **first}
+            for s in slot.keys() & first.keys():  # a text's first telling, not its recall (A's 得到百匹縑的獎勵)
+                merged[s] = min(slot[s], first[s], key=lambda x: x.start)
+            base = first_label.split("，")[0]
+            out[into] = (kind, base + ("，所記同數" if len({x.value for x in merged.values()}) == 1 else ""), merged)
         return out
 
     def _beside(self, slot: dict[str, Said], cover: dict[tuple[str, str], tuple[str, ...]]) -> dict[str, Said]:
