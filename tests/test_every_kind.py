@@ -93,3 +93,16 @@ def test_the_gift_is_one_note_however_many_groups_of_rows_tell_it(every):
     text = {w.siglum: w.text for w in every.witnesses}
     (a0, a1) = next(r.spans["A"] for r in gift[0].readings if "A" in r.spans)
     assert text["A"][a0 - 2 : a1] == "特賜縑一百匹"
+
+
+def test_a_place_named_all_through_the_texts_is_read_only_where_another_text_names_it_too(every):
+    """長安 is named all through the texts. In 太子迎駕 the letters novel's clerk thinks of leaving it (離開長安才八個
+    多月), E's emperor promises a tutor there (等回到长安), F's asks the prince about the capital (問及京師): three
+    moments, set against each other as 長安：CA 作長安；E 作长安；F 作京師 (the thirteenth packet's F34). Such a place
+    is read only where another text names it at the same moment; the episode's own places (褐袍's A 作褐衣, 蒲溝's
+    D 作薄沟) are read wherever the episode names them."""
+    notes = [n for n in every.notes if n.type == "fact"]
+    assert not any(n.label.startswith("長安") for n in notes if n.episode == "crown-prince")
+    (robe,) = [n for n in notes if n.episode == "crown-prince" and n.label == "褐袍"]
+    assert any(r.text == "褐衣" and "A" in r.sigla for r in robe.readings)
+    assert any(any(r.text == "薄沟" for r in n.readings) for n in notes if n.label.startswith("蒲溝"))

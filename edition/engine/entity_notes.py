@@ -173,6 +173,10 @@ class EntityNotes:
         """The note on entry ``e`` (``slot``: the witnesses naming it, each by its mention), or None: when only
         one text names it and none describes it instead, nothing stands against it (an alternative needs a
         pair); when fewer than two families tell it, there is nothing to compare."""
+        if here.kind != "person" and not self._mostly_here(e, here.said):
+            # a place or thing named all through the texts (長安) is read here only where another text names it
+            # too, at the same moment: CA's 離開長安, E's 回到长安 and F's 問及京師 are three moments, no fact
+            slot = {s: x for s, x in slot.items() if here.told.beside(x, e) - {self.q.family(s)}}
         rows = {r for s in slot for r in here.rows_of[(s, e)]}
         namers = self.q.families(s for s, x in slot.items() if x.how != "title")
         # one text names it, and two others only describe it (遼澤: C; 泥淖 A/B, 沼泽 D/E): who names it is the fact
@@ -334,6 +338,10 @@ class EntityNotes:
             return False
         if told.moments(e, least) > 1:
             return False  # the name is said at several moments: which one would the agreement be of?
+        return self._mostly_here(e, said)
+
+    def _mostly_here(self, e: str, said: dict[str, list[Said]]) -> bool:
+        """Whether most of the mentions of entry ``e`` in all the witnesses are in this episode (``said``)."""
         here = sum(1 for xs in said.values() for x in xs if x.entries == (e,) and x.how != "title")
         return 2 * here > self.named[e]
 
