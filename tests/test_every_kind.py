@@ -106,3 +106,13 @@ def test_a_place_named_all_through_the_texts_is_read_only_where_another_text_nam
     (robe,) = [n for n in notes if n.episode == "crown-prince" and n.label == "褐袍"]
     assert any(r.text == "褐衣" and "A" in r.sigla for r in robe.readings)
     assert any(any(r.text == "薄沟" for r in n.readings) for n in notes if n.label.startswith("蒲溝"))
+
+
+def test_a_text_naming_a_place_is_never_quoted_by_its_description_of_it(every):
+    """The popular article names the marsh where the army enters it again (再一次走進遼澤) and describes it in its
+    recollection of the spring (閻立德在沼澤上鋪好了路): the note read CD 作沼澤, as if it did not name it (the
+    thirteenth packet's F13). A text that names the place in the episode is quoted by the name; A/B, which only
+    describe it (泥淖), still are by their words."""
+    (marsh,) = [n for n in every.notes if n.type == "fact" and n.label == "遼澤"]
+    reading = {s: r.text for r in marsh.readings for s in r.sigla}
+    assert reading["CD"] == "遼澤" and reading["A"] == "泥淖"

@@ -160,6 +160,12 @@ class EntityNotes:
             if e not in mine or self._rank(x, e, told) < self._rank(mine[e], e, told):
                 mine[e] = x
         for e, x in mine.items():
+            # a text that names a place or thing in the episode is quoted by its name, not by a description it also
+            # gives (CD's 再一次走進遼澤 at the crossing, not the 沼澤 of its recalled spring): 作沼澤 would say it
+            # does not name it
+            named = [y for y in xs if y.entries == (e,) and y.how != "title"]
+            if x.how == "title" and named and self.entries.get(e) is not None and self.entries[e].kind != "person":
+                mine[e] = x = min(named, key=lambda y: self._rank(y, e, told))
             # a man quoted by one of his standard names is quoted by the one the others use, wherever the text
             # writes it in the episode: which of them a text uses is no fact (A's 李治 where it meets the prince,
             # not the emperor's 治兒 on the road, though more texts name him beside the road)
