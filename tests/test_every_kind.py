@@ -131,3 +131,12 @@ def test_a_text_naming_a_place_is_never_quoted_by_its_description_of_it(every):
     (marsh,) = [n for n in every.notes if n.type == "fact" and n.label == "遼澤"]
     reading = {s: r.text for r in marsh.readings for s in r.sigla}
     assert reading["CD"] == "遼澤" and reading["A"] == "泥淖"
+
+
+def test_a_month_far_outside_the_episodes_time_is_no_date_of_it(every):
+    """F's 班師 says the cold came a month early (遼左天氣，比中原早寒一月): a month's time, not a date. The
+    withdrawal's date note listed F 作一月 beside the others' 九月. The episode's window (episodes.yaml: 十九年九月)
+    now keeps a date note to months near it; the others' 九月 are still set side by side."""
+    dated = [n for n in every.notes if n.type == "fact" and n.episode == "withdrawal" and n.label.startswith("時日")]
+    assert not any(r.text == "一月" for n in dated for r in n.readings)
+    assert any(r.text == "九月" and "W" in r.sigla for n in dated for r in n.readings)

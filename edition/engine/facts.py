@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .counted import counted
+from .dates import MONTH_OF, month_number
 from .entity_notes import EntityNotes
-from .model import EpisodeResult, Family, Note, Reading, Row, Segment, Tokens
+from .model import EpisodeResult, Family, Note, Reading, Row, Segment, Tokens, Window
 from .params import Params
 from .quoting import Found, Quoting, words
 from .register import Mention, Register
@@ -80,6 +81,15 @@ class Facts:
             params.role,
         )
         self.values = ValueNotes(self.gathering, quoting, params.agree, params.apart, params.role)
+        self.slack = params.date_slack
+
+    def _in_time(self, x: Said, window: Window | None) -> bool:
+        """Whether a statement may be of the episode's time: a date whose month lies far outside the episode's
+        window (``Params.date_slack``) is not (F's 比中原早寒一月 in 班師, 九月, is a month's time)."""
+        if x.kind != "date" or window is None or (m := MONTH_OF.match(x.value)) is None:
+            return True
+        month = month_number(m.group())
+        return month is None or not window.far(month, self.slack)
 
     def notes(self, episode: EpisodeResult) -> list[Note]:
         """The episode's fact notes: how each witness names each entry, over the whole episode (so a row
@@ -94,7 +104,8 @@ class Facts:
                 cells.setdefault(siglum, []).extend((row.id, seg) for seg in segs)
                 # each fact with its own row: one person stands in for another only there (a spanning cell's
                 # group is too wide: Q's one sentence over seven rows of 遼澤 took in E's bystander 韩衞)
-                everything.setdefault(siglum, []).extend(self.gathering.said(siglum, ((row.id, seg) for seg in segs)))
+                said = self.gathering.said(siglum, ((row.id, seg) for seg in segs))
+                everything.setdefault(siglum, []).extend(x for x in said if self._in_time(x, episode.episode.window))
         # which entries each witness names anywhere in the episode (an alternative is one it never names)
         in_episode = {
             s: {e for x in xs if x.how != "title" for e in x.entries}  # a shared title (太子) names none

@@ -141,6 +141,10 @@ class Window:
             and not (self.first <= month <= self.last)
         )
 
+    def far(self, month: int, slack: int) -> bool:
+        """Whether a month lies more than ``slack`` months outside the window (as far as a year's months go)."""
+        return month < self.first - slack or month > self.last + slack
+
     def meets(self, first: int, last: int) -> bool:
         """Whether a month from ``first`` to ``last`` (a stretch a text dates no closer) may fall in the window."""
         return first <= self.last and self.first <= last

@@ -112,6 +112,12 @@ class Params:
     lacuna: int = p(20, "Letters a copy must lack at its start or end for the gap to be a lacuna, not an omission.")
 
     # notes
+    date_slack: int = p(
+        1,
+        "Months outside an episode's window (episodes.yaml) a date in its text may lie and still be its date (an"
+        " alternate history's 八月); further off it dates another moment, or is no date (比中原早寒一月: a month's"
+        " time) -- no date note reads it.",
+    )
     agree: int = p(3, "Independent families that must agree on a number, a date or a place for a note to say so.")
     apart: float = p(10.0, "Numbers of one measure in one row further apart than this many times count two things.")
     role: int = p(
