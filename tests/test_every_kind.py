@@ -140,3 +140,15 @@ def test_a_month_far_outside_the_episodes_time_is_no_date_of_it(every):
     dated = [n for n in every.notes if n.type == "fact" and n.episode == "withdrawal" and n.label.startswith("時日")]
     assert not any(r.text == "一月" for n in dated for r in n.readings)
     assert any(r.text == "九月" and "W" in r.sigla for n in dated for r in n.readings)
+
+
+def test_a_witness_naming_the_lord_in_the_episode_is_not_said_not_to_name_him(every):
+    """The lecture (J) calls the lord 城主 where he comes up on the wall, and then names him: 后来的传说里管他叫
+    杨万春，咱们就姑且这么叫他。杨万春上了城楼. The lord's note listed J as 不名 (the fourteenth reading's F1). A text
+    that names a man in the episode is quoted by the name; a name only in a commentator's gloss (AA's （按：…後世
+    小說或稱楊萬春，未詳所據）) is not the text's naming, and AA stays 不名."""
+    (lord,) = [n for n in every.notes if n.type == "fact" and n.label == "安市城主"]
+    j = next(r for r in lord.readings if "J" in r.sigla)
+    aa = next(r for r in lord.readings if "AA" in r.sigla)
+    assert j.text == "杨万春" and "C" in j.sigla
+    assert "A" in aa.sigla and "P" in aa.sigla  # with the texts that never name him

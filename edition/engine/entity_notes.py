@@ -92,9 +92,11 @@ class EntityNotes:
         naming: Callable[[str, str], str | None] = lambda s, e: None,
         wording: Callable[[Said], set[str]] | None = None,
         role: int = 0,
+        spoken_of: Callable[[Said], bool] = lambda x: False,
     ) -> None:
         self.entries = {e.id: e for e in register.entries}
         self.glossed = glossed  # whether a mention is inside a commentary's brackets
+        self.spoken_of = spoken_of  # whether a name is only a word the text reports, in its own quotation marks
         self.naming = naming  # the name a witness gives, where it gives e's title, to someone unknown (``said``)
         self.wording = wording  # how the sentence of a mention words it (``said.Gathering.wording``), if known
         self.role = role  # the fewest pairs of that wording a stand-in's sentence must share (``_part``)
@@ -160,11 +162,17 @@ class EntityNotes:
             if e not in mine or self._rank(x, e, told) < self._rank(mine[e], e, told):
                 mine[e] = x
         for e, x in mine.items():
-            # a text that names a place or thing in the episode is quoted by its name, not by a description it also
-            # gives (CD's 再一次走進遼澤 at the crossing, not the 沼澤 of its recalled spring): 作沼澤 would say it
-            # does not name it
-            named = [y for y in xs if y.entries == (e,) and y.how != "title"]
-            if x.how == "title" and named and self.entries.get(e) is not None and self.entries[e].kind != "person":
+            # a text that names a place, thing or man in the episode is quoted by the name, not by a description or
+            # title it also gives (CD's 再一次走進遼澤 at the crossing, not the 沼澤 of its recalled spring; the
+            # lecture's 杨万春上了城楼, not 城主): 作沼澤, 不名 would say it does not name it. A name in a gloss (AA's
+            # （按：…後世小說或稱楊萬春，未詳所據）) is the commentator's, and one in quotation marks of its own
+            # (V's 后来朝鲜半岛的文人称他为“杨万春”) a word reported: neither is the text's naming
+            named = [
+                y
+                for y in xs
+                if y.entries == (e,) and y.how != "title" and not self.glossed(y) and not self.spoken_of(y)
+            ]
+            if x.how == "title" and named and self.entries.get(e) is not None:
                 mine[e] = x = min(named, key=lambda y: self._rank(y, e, told))
             # a man quoted by one of his standard names is quoted by the one the others use, wherever the text
             # writes it in the episode: which of them a text uses is no fact (A's 李治 where it meets the prince,

@@ -79,6 +79,7 @@ class Facts:
             self.gathering.naming,
             self.gathering.wording,
             params.role,
+            self.gathering.spoken_of,
         )
         self.values = ValueNotes(self.gathering, quoting, params.agree, params.apart, params.role)
         self.slack = params.date_slack

@@ -16,6 +16,7 @@ from .dates import DATE, DAY_OF_MONTH, FACT_DATE, as_written_in_chinese, months_
 from .model import Segment, Tokens
 from .numerals import ARABIC, NUMERALS, arabic_value, number_value
 from .register import Mention, Mentions
+from .segment import QUOTE_CLOSE, QUOTE_OPEN
 
 MEASURES = "匹人骑级里户口头件领艘员名石斤次层丈步座城道路车营"
 
@@ -300,6 +301,12 @@ class Gathering:
     def wording(self, x: Said) -> set[str]:
         """How the sentence a statement is made in words it: its character pairs with no numeral (``wording``)."""
         return wording(self.fold(self.sentence(x)))
+
+    def spoken_of(self, x: Said) -> bool:
+        """Whether a name is a word the text speaks of, in quotation marks of its own (后来…文人称他为“杨万春”): it
+        reports what he was called, and does not call him so."""
+        text = self.tokens[x.siglum].text
+        return x.start > 0 and text[x.start - 1] in QUOTE_OPEN and text[x.end : x.end + 1] in QUOTE_CLOSE
 
     def glossed(self, x: Said) -> bool:
         """Whether a statement is inside brackets: a commentary's gloss (a distance, a modern place), not the
