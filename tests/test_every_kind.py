@@ -152,3 +152,13 @@ def test_a_witness_naming_the_lord_in_the_episode_is_not_said_not_to_name_him(ev
     aa = next(r for r in lord.readings if "AA" in r.sigla)
     assert j.text == "杨万春" and "C" in j.sigla
     assert "A" in aa.sigla and "P" in aa.sigla  # with the texts that never name him
+
+
+def test_a_count_is_quoted_with_the_stuff_its_witness_gives_it(every):
+    """The textbook summary gives the lord 绢一百匹, the seeds' E 绢百匹, the biography 絹二百匹; the others 縑. The
+    gift's note, made of the count and the 縑 beside it, quoted them 作一百匹, 作百匹, 作二百匹 -- hiding that they
+    give another stuff (the fourteenth reading's F2). A count beside a thing of the register is quoted with it."""
+    (gift,) = [n for n in every.notes if n.type == "fact" and n.label.startswith("縑，數目")]
+    quoted = {s: r.text for r in gift.readings for s in r.sigla}
+    assert quoted["CC"] == "绢一百匹" and quoted["E"] == "绢百匹" and quoted["O"] == "絹二百匹"
+    assert quoted["A"] == "縑一百匹" and quoted["P"] == "縑百匹"
