@@ -162,3 +162,17 @@ def test_a_count_is_quoted_with_the_stuff_its_witness_gives_it(every):
     quoted = {s: r.text for r in gift.readings for s in r.sigla}
     assert quoted["CC"] == "绢一百匹" and quoted["E"] == "绢百匹" and quoted["O"] == "絹二百匹"
     assert quoted["A"] == "縑一百匹" and quoted["P"] == "縑百匹"
+
+
+def test_a_cyclical_day_cut_from_its_month_is_quoted_with_it(every):
+    """The 四庫 通鑑 (P) writes 冬十月丙\\n申朔 with no marks, and its sentences are cut before each cyclical day;
+    the 句號 copy (U) writes 冬。十月。丙申朔. Both were quoted 作丙申 beside BA's and W's 十月丙申, a difference
+    they do not make (the fourteenth reading's F20). The month just before the day is the day's: one date, 所記同日."""
+    (date,) = [
+        n
+        for n in every.notes
+        if n.type == "fact" and n.episode == "liao-marshes" and any("丙申" in r.text for r in n.readings)
+    ]
+    quoted = {s: r.text for r in date.readings for s in r.sigla}
+    assert quoted["U"] == "十月。丙申" and quoted["P"].replace("\n", "") == "十月丙申"
+    assert date.label == "時日，所記同日"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from .collate import BRACKETS
-from .dates import DATE, DAY_OF_MONTH, FACT_DATE, as_written_in_chinese, months_in_force
+from .dates import DATE, DAY_OF_MONTH, FACT_DATE, MONTH_OF, as_written_in_chinese, months_in_force
 from .model import Segment, Tokens
 from .numerals import ARABIC, NUMERALS, arabic_value, number_value
 from .register import Mention, Mentions
@@ -192,8 +192,20 @@ def dates(tokens: Tokens, seg: Segment, months: dict[int, str]) -> list[Said]:
             start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
             key = "month" if _month(m.group()) else "date"  # a month is set against months, a day against days
             value = as_written_in_chinese(months.get(seg.lo + a, "") + m.group()) if rx is FACT_DATE else m.group()
+            if rx is DAY_OF_MONTH and not a and (month := _month_before(tokens.text, start)):
+                start, value = month.start(1), month[1] + value  # 冬十月丙申朔 cut before its day: one date
             out.append(_said(tokens, start, end, "date", key, value))
     return sorted(out, key=lambda s: s.start)
+
+
+# a month that ends the sentence before a cyclical day, marks and line breaks between (冬十月丙 / 申朔, 十月。丙申朔)
+_MONTH_BEFORE = re.compile(rf"({MONTH_OF.pattern})[^\w]{{0,3}}$")
+
+
+def _month_before(text: str, start: int) -> re.Match[str] | None:
+    """The month written just before ``start`` (a cyclical day opening a sentence), if any: the date is the month's
+    day, though the sentences were cut between them (an unpunctuated 四庫 text cuts before each cyclical day)."""
+    return _MONTH_BEFORE.search(text, max(0, start - 8), start)
 
 
 def _sentence(text: str, a: int, b: int) -> tuple[int, int]:
