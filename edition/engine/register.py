@@ -59,25 +59,37 @@ class Register:
 def scan(text: str, forms: dict[str, object] | set[str]) -> list[tuple[int, int]]:
     """Where the forms occur in ``text``, left to right, the longest at each place (as a regular
     expression of them, longest first, would find them; a dictionary look-up is faster to set up)."""
-    lengths = sorted({len(f) for f in forms if f}, reverse=True)
-    heads = "".join(sorted({f[0] for f in forms if f}))
-    if not heads:
-        return []
-    # most letters begin no form: a search for the next one that does passes over them in C
-    find = re.compile(f"[{re.escape(heads)}]").search
-    out, n = [], len(text)
-    found = find(text)
-    while found is not None:
-        i = found.start()
-        for k in lengths:
-            if i + k <= n and text[i : i + k] in forms:
-                out.append((i, i + k))
-                i += k
-                break
-        else:
-            i += 1
-        found = find(text, i)
-    return out
+    return Scanner(forms)(text)
+
+
+class Scanner:
+    """``scan`` with its forms' lengths and first letters worked out once: the aligner asks it of every sentence
+    of every witness against the one register."""
+
+    def __init__(self, forms: dict[str, object] | set[str]) -> None:
+        self.forms = forms
+        self.lengths = sorted({len(f) for f in forms if f}, reverse=True)
+        heads = "".join(sorted({f[0] for f in forms if f}))
+        # most letters begin no form: a search for the next one that does passes over them in C
+        self.find = re.compile(f"[{re.escape(heads)}]").search if heads else None
+
+    def __call__(self, text: str) -> list[tuple[int, int]]:
+        if self.find is None:
+            return []
+        forms, lengths, find = self.forms, self.lengths, self.find
+        out, n = [], len(text)
+        found = find(text)
+        while found is not None:
+            i = found.start()
+            for k in lengths:
+                if i + k <= n and text[i : i + k] in forms:
+                    out.append((i, i + k))
+                    i += k
+                    break
+            else:
+                i += 1
+            found = find(text, i)
+        return out
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from bisect import bisect_left
 from collections import Counter, defaultdict
 from operator import add
 
-from ..register import scan
+from ..register import Scanner
 from .drafts import SLACK
 
 
@@ -20,9 +20,10 @@ class Names:
 
     def __init__(self, entities: dict[str, tuple[str, ...]]) -> None:
         self.entities = entities
+        self.scan = Scanner(entities)
 
     def find(self, folded: str) -> list[str]:
-        return ["@" + e for a, b in scan(folded, self.entities) for e in self.entities[folded[a:b]]]
+        return ["@" + e for a, b in self.scan(folded) for e in self.entities[folded[a:b]]]
 
 
 def grams(folded: str, names: Names | None = None) -> Counter[str]:
