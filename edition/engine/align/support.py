@@ -16,13 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from itertools import chain
+from operator import add
 
 from ..model import Row, Segment
 
 
 def pairs(segs: Iterable[Segment]) -> frozenset[str]:
-    """The cell's pairs of consecutive letters (within each segment)."""
-    return frozenset(x.folded[i : i + 2] for x in segs for i in range(len(x.folded) - 1))
+    """The cell's pairs of consecutive letters (within each segment), each made in C: letter + next letter."""
+    return frozenset(chain.from_iterable(map(add, x.folded, x.folded[1:]) for x in segs))
 
 
 def weak_cells(rows: tuple[Row, ...], family: Callable[[str], str], vouched: Callable[[Row], bool]) -> tuple[Row, ...]:
