@@ -277,7 +277,8 @@ class Likeness:
         self._starts = {w: [c.start for c in cs] for w, cs in clauses.items()}
         self._theirs: dict[tuple[str, ...], tuple[dict[str, float], float]] = {}
         self._cosines: dict[tuple[str, tuple[str, ...]], float] = {}
-        self._closest: dict[tuple[str, str, int, int], float] = {}  # (part, witness, segment's ends) -> closest run
+        # (part, witness, segment's ends), and (part, the clauses' words) -> the closest run
+        self._closest: dict[tuple, float] = {}
 
     def _weights(self, folded: str) -> dict[str, float]:
         vec = self.vecs.get(folded)
@@ -315,16 +316,20 @@ class Likeness:
         best = self._closest.get(key)
         if best is None:
             lo, hi = (bisect_left(self._starts.get(siglum, []), x) for x in (seg.start, seg.end))
-            units = self._clauses.get(siglum, [])[lo:hi]
-            best = 0.0
-            for i in range(len(units)):
-                j, size = i, 0
-                while j < len(units) and size < len(folded):
-                    size += len(units[j])
-                    j += 1
-                if size < len(folded):
-                    break
-                best = max(best, self._cosine(folded, ("".join(units[i:j]),)) or 0.0)
+            units = tuple(self._clauses.get(siglum, [])[lo:hi])
+            # by the clauses' words too: the copies of one text bring the same clauses to the same rows
+            best = self._closest.get((folded, units))
+            if best is None:
+                best = 0.0
+                for i in range(len(units)):
+                    j, size = i, 0
+                    while j < len(units) and size < len(folded):
+                        size += len(units[j])
+                        j += 1
+                    if size < len(folded):
+                        break
+                    best = max(best, self._cosine(folded, ("".join(units[i:j]),)) or 0.0)
+                self._closest[(folded, units)] = best
             self._closest[key] = best
         return best
 
