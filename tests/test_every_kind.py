@@ -176,3 +176,16 @@ def test_a_cyclical_day_cut_from_its_month_is_quoted_with_it(every):
     quoted = {s: r.text for r in date.readings for s in r.sigla}
     assert quoted["U"] == "十月。丙申" and quoted["P"].replace("\n", "") == "十月丙申"
     assert date.label == "時日，所記同日"
+
+
+def test_horsemen_counted_by_the_head_are_not_said_untold_by_the_others(every):
+    """The alternate history (CF) has its emperor ride ahead with 一千五百骑, the others with 三千飞骑 (men under
+    arms, another measure). A note of its own said 數目（骑）：CF 作一千五百骑 with 27 witnesses 不記 -- though they
+    tell how many rode (the fourteenth reading's F30). Where the others count the army's men in the episode, a
+    count of horsemen alone is no fact they leave out."""
+    lone = [n for n in every.notes if n.type == "fact" and n.label == "數目（骑）" and n.episode == "crown-prince"]
+    assert lone == []
+    riders = [
+        n for n in every.notes if n.type == "fact" and n.episode == "crown-prince" and n.label.startswith("數目（兵）")
+    ]
+    assert riders and any(r.text == "三千飛騎" for n in riders for r in n.readings)

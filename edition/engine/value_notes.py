@@ -42,6 +42,7 @@ def _day(date: str) -> bool:
 
 
 MEN = frozenset({"兵", "人"})  # men under arms (三千飛騎) and men (飛騎三千人): the measures of one count of an army
+HORSE = "骑"  # horsemen counted by the head (八百轻骑, 一千五百骑)
 Slotted = tuple[str, str, dict[str, Said]]  # a note before it is worded: (kind, label, each witness's statement)
 
 
@@ -326,6 +327,9 @@ class ValueNotes:
         on the rows set the two against each other (C's 一万人 beside A's 數萬人, not C 不記)."""
         rows = {r for x in xs for r in cover[(x.siglum, x.row)]}
         measures = MEN if key in MEN else {key}
+        if key == HORSE:  # horsemen by the head (一千五百骑): the others' count of men under arms, anywhere in the
+            # episode, may be the same riders (三千飞骑) -- 不記 would say the others do not tell how many rode
+            return any(y.kind == kind and y.key in MEN and self._counts(y) for s in others for y in everything[s])
         return any(
             y.kind == kind
             and (kind == "date" or y.key in measures)
