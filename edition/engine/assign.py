@@ -22,7 +22,7 @@ import hashlib
 import math
 import re
 from collections import Counter
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
 from itertools import chain
 from operator import add
 
@@ -229,9 +229,10 @@ def out_of_time(
     帝至遼澤，泥淖二百餘里 … 秋七月 is the crossing on the way out, whatever its words."""
     if not any(d.window for d in defs):
         return [set() for _ in segs]
-    ruled: dict[tuple[int | None, int | None], set[int]] = {}  # the few distinct bounds, each worked out once
+    # a witness has few distinct bounds (or dates): each is worked out once (``cache``), not once per segment
     if not dated(segs, params):
 
+        @cache
         def outside(lo: int | None, hi: int | None) -> set[int]:
             return {
                 k
@@ -239,15 +240,15 @@ def out_of_time(
                 if d.window and lo is not None and hi is not None and lo <= hi and not d.window.meets(lo, hi)
             }
 
-        bounds = month_bounds([seg.folded for seg in segs], params.date_clause)
-        return [ruled[b] if b in ruled else ruled.setdefault(b, outside(*b)) for b in bounds]
+        return [outside(*b) for b in month_bounds([seg.folded for seg in segs], params.date_clause)]
     dates = calendar([seg.folded for seg in segs])
     shift = reign_shift(dates, evidence({"": segs}, profiles)[""], defs)
 
+    @cache
     def excluded(y: int | None, m: int | None) -> set[int]:
         return {k for k, d in enumerate(defs, 1) if d.window and d.window.excludes(None if y is None else y + shift, m)}
 
-    return [ruled[date] if date in ruled else ruled.setdefault(date, excluded(*date)) for date in dates]
+    return [excluded(*date) for date in dates]
 
 
 def reign_shift(

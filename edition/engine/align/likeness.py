@@ -38,7 +38,6 @@ class Readings:
         self._texts: dict[str, int] = {}  # one text -> the number of the reading of it alone
         self.sums: list[dict[str, float]] = []  # by number: the reading's summed vector
         self.norms2: list[float] = []  # by number: its squared norm
-        self._weightless: set[int] = set()  # readings whose grams all weigh nothing (in every text of the episode)
         self._against: dict[tuple[str, int], float] = {}
         self._pairs: dict[tuple[int, int], float] = {}
         self._spreads: dict[tuple[int, ...], float] = {}
@@ -53,7 +52,11 @@ class Readings:
 
     def reading(self, texts: tuple[str, ...]) -> int:
         """The number of a run of texts; its summed vector and squared norm are made when it is first seen (a
-        run one text longer than another adds that text's weights to a copy of the shorter run's sum)."""
+        run one text longer than another adds that text's weights to a copy of the shorter run's sum). A text with
+        no words (a scene break's 「*」 that a sentence joined) adds nothing, and is no run of its own: a reading of
+        it alone would have a norm of 0 to divide by."""
+        if "" in texts:
+            texts = tuple(filter(None, texts))
         k = self._ids.get(texts)
         if k is None:
             if len(texts) == 1:  # one text: its own weights (a sum of one is that one)
@@ -67,24 +70,17 @@ class Readings:
             k = self._ids[texts] = len(self.sums)
             self.sums.append(into)
             self.norms2.append(square)
-            if not square:
-                self._weightless.add(k)
         return k
 
     def cells(self, cells: Collection[list[Segment]]) -> list[int]:
-        """The numbers of what a row's cells read, in order, those with no words left out, and those whose words
-        all weigh nothing (a cell of one letter that every text of the episode has, 五 or 之: it has no direction
-        to be like anything in, and its norm of 0 would divide). Every pass reads every row's cells again, and a
-        row holds a cell for each witness: where each is one segment of a text already read (most are), all are
-        looked up in C loops, with no run of texts made per cell."""
+        """The numbers of what a row's cells read, in order, those with no words left out. Every pass reads every
+        row's cells again, and a row holds a cell for each witness: where each is one segment of a text already
+        read (most are), all are looked up in C loops, with no run of texts made per cell."""
         if set(map(len, cells)) == {1}:
             known = list(map(self._texts.get, map(FOLDED, map(FIRST, cells))))
             if None not in known:  # ("" is never read: a text with no words is no reading)
-                return known if self._weightless.isdisjoint(known) else self._weighing(known)
-        return self._weighing([k for k in map(self.cell, cells) if k is not None])
-
-    def _weighing(self, readings: list[int]) -> list[int]:
-        return [k for k in readings if k not in self._weightless]
+                return known
+        return [k for k in map(self.cell, cells) if k is not None]
 
     def cell(self, segs: list[Segment]) -> int | None:
         """The number of what one cell reads, None where it has no words. A cell of one segment (most are) is
