@@ -189,3 +189,14 @@ def test_horsemen_counted_by_the_head_are_not_said_untold_by_the_others(every):
         n for n in every.notes if n.type == "fact" and n.episode == "crown-prince" and n.label.startswith("數目（兵）")
     ]
     assert riders and any(r.text == "三千飛騎" for n in riders for r in n.readings)
+
+
+def test_a_direction_is_quoted_from_the_town_it_names(every):
+    """The alternate history (CF) stores grain 城西 and buries the bones 柳城西北; the archaeologist's novel (CH) digs
+    老城的东南 and has the edict gather the bones 柳城东南. In one group of rows, the note on where took each text's
+    first direction: CF 作城西, CH 作城的东南 -- a difference CF does not make and one CH does not tell (the
+    fourteenth reading's F24). A direction from a town the text names goes before one from a bare 城."""
+    (where,) = [n for n in every.notes if n.type == "fact" and n.episode == "rite" and n.label.startswith("方位")]
+    quoted = {s: r.text for r in where.readings for s in r.sigla}
+    assert quoted["CF"] == "柳城西北" and quoted["CH"] == "柳城东南"
+    assert quoted["A"] == "柳城東南" and quoted["D"] == "城南"

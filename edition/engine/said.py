@@ -27,6 +27,7 @@ _QUANTITY = re.compile(rf"[数几]?[{NUMERALS}{ARABIC}]+[余多许]?(?:[{MEASURE
 
 # (compared forms) a direction after a town (城南, 州东北; a speaker's 柳城的东南边), not a way one goes (南下, 西归)
 # nor a gate (城南门)
+TOWN = "城州县市縣"  # words for a town, in either script
 DIRECTION = re.compile(
     r"(?:(?<=[城州县市])|(?<=[城州县市]的))(?:东南|东北|西南|西北|[东西南北])(?![上下进行归撤渡去来还门风方面])"
 )

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from .dates import DAY_OF_MONTH, MONTH_OF
 from .model import Reading
 from .quoting import Found, Quoting
-from .said import ENTITIES, IDIOMS, VALUES, Gathering, Said, wording
+from .said import ENTITIES, IDIOMS, TOWN, VALUES, Gathering, Said, wording
 
 
 def _apart(values: Iterable[str], times: float) -> bool:
@@ -50,6 +50,11 @@ def _measure(slot: dict[str, Said]) -> str:
     """What a count note counts in: its measure, men under arms and men as one (``MEN``)."""
     keys = {"兵" if x.key in MEN else x.key for x in slot.values()}
     return min(keys)
+
+
+def _bare_town(text: str) -> bool:
+    """Whether a direction's quoted words start at a word for a town (城西, 城的东南), not a town's name."""
+    return text[:1] in TOWN
 
 
 def _months(dates: Iterable[str]) -> set[str]:
@@ -132,7 +137,7 @@ class ValueNotes:
             keys.remove("人")  # counted with the men under arms (兵): one value, one fact
         out = []
         for key in keys:
-            slot = {s: next(x for x in xs if x.key == key) for s, xs in said.items() if any(x.key == key for x in xs)}
+            slot = self._one_each(said, key)
             if key == "兵" and men is not None:
                 slot = men
             slot = {s: x for s, x in slot.items() if not self._article(x)}  # 一路 agreed by three is no fact
@@ -164,6 +169,21 @@ class ValueNotes:
                 label += {"date": "，所記同日", "month": "，所記同月", "direction": "，所記同"}.get(key, "，所記同數")
             # each wording listed (一百匹, 百匹, 一万人, 万人; not 四萬, 四万): a witness is quoted as it reads
             out.append((kind, label, slot))
+        return out
+
+    def _one_each(self, said: dict[str, list[Said]], key: str) -> dict[str, Said]:
+        """Each text's value of ``key`` in a group of rows, where it gives several: a direction from a town it
+        names before one from a bare word for a town (CF's 柳城西北 of the burial, not its 城西 of a granary; CH's
+        柳城东南, not 城的东南 of a modern dig), then the first that another family gives too (BA's 乙酉至遼東
+        before its 丙戌度遼水, beside the others' 乙酉), else its first."""
+        out = {}
+        for s, xs in said.items():
+            xs = [x for x in xs if x.key == key]
+            if key == "direction":
+                xs = [x for x in xs if not _bare_town(x.text)] or xs
+            others = {y.value for t, ys in said.items() if self.q.family(t) != self.q.family(s) for y in ys}
+            if xs:
+                out[s] = next((x for x in xs if x.value in others), xs[0])
         return out
 
     def _one_count(self, found: list[Slotted]) -> list[Slotted]:
