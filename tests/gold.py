@@ -80,7 +80,8 @@ def agreement(edition, gold: Path = GOLD) -> tuple[dict[str, float], dict[tuple[
 
 
 def row_pairs(edition, rows: Path, involving: set[str] | None = None) -> tuple[int, int, list[tuple[str, str]]]:
-    """Gold row groups: (pairs sharing a row, pairs whose two segments are in one episode, the misses).
+    """Gold row groups: (pairs sharing a row, pairs whose two segments are in one episode, the misses). A pair
+    two groups both hold (the development sets copy the groups of the sets before them) is counted once.
 
     A cell that spans several rows is in each of them. A group entry is ``{file, words}`` or, in the seeds'
     older file, the words alone (found in the one witness that has them, copies aside). A pair counts when
@@ -108,11 +109,16 @@ def row_pairs(edition, rows: Path, involving: set[str] | None = None) -> tuple[i
 
     same = total = 0
     misses = []
+    seen: set[tuple[tuple[str, int], tuple[str, int]]] = set()  # a pair that several groups repeat counts once
     for group in yaml.safe_load(rows.read_text(encoding="utf-8")):
         found = [x for x in map(locate, group) if x]
         for (sa, ia, wa), (sb, ib, wb) in combinations(found, 2):
             if involving is not None and not {sa, sb} & involving:
                 continue
+            pair = tuple(sorted([(sa, ia), (sb, ib)]))
+            if pair in seen:
+                continue
+            seen.add(pair)
             ra, rb = where.get((sa, ia)), where.get((sb, ib))
             if ra and rb and ra[0] == rb[0]:
                 total += 1

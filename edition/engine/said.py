@@ -55,6 +55,10 @@ SENTENCE_ENDS = "。！？!?\n"
 # 李世勣和江夏王李道宗), up to where it turns back to its own story (可是这一回): not its own telling
 DISOWNING = re.compile(r"(?:原本|原来|真实|本来)的历史|历史上|正史")
 TURNING = re.compile(r"可是|但是|然而|不[过過]|但")
+# (compared forms) what a retelling says the histories record (史书上记这件事……送了一百匹缣): a popular history cites
+# them for its own story, an alternate history for the one it departs from -- its value there is its own only
+# where it gives no other (``Said.cited``)
+CITING = re.compile(r"史书(?:上|中|里)?(?:说|记|载|写|只)")
 
 
 YEARS_MONTHS_DAYS = "年月日"  # (compared forms) what makes Arabic digits before it a date, not a count
@@ -92,6 +96,7 @@ class Said:
     how: str = "name"  # for an entry: name | variant | title
     entries: tuple[str, ...] = ()
     row: str = ""
+    cited: bool = False  # a value the text says the histories give (``CITING``, ``DISOWNING``)
 
 
 def _said(tokens: Tokens, start: int, end: int, kind: str, key: str, value: str) -> Said:
@@ -246,7 +251,7 @@ class Gathering:
         self._brackets: dict[str, tuple[list[int], list[int]]] = {}  # witness -> where brackets open, close
         self._everywhere: dict[str, dict[tuple[str, str], Said]] = {}
         self._in_month: dict[str, dict[int, str]] = {}
-        self._aside: dict[str, tuple[list[int], list[int]]] = {}
+        self._aside: dict[tuple[str, str], tuple[list[int], list[int]]] = {}
         self._naming: dict[tuple[str, str], str | None] = {}
         self.surnames = {fold(x) for x in surnames}
 
@@ -256,19 +261,28 @@ class Gathering:
             self._in_month[siglum] = months_in_force(self.tokens[siglum].n)
         return self._in_month[siglum]
 
-    def _disowned(self, siglum: str) -> tuple[list[int], list[int]]:
+    def _disowned(self, siglum: str, rx: re.Pattern[str] = DISOWNING) -> tuple[list[int], list[int]]:
         """Where the witness tells what the histories say and it does not (``DISOWNING``, up to ``TURNING`` or
-        the sentence's end): starts and ends, in order, found once."""
-        if siglum not in self._aside:
+        the sentence's end), or what they record (``CITING``): starts and ends, in order, found once."""
+        if (siglum, rx.pattern) not in self._aside:
             tokens = self.tokens[siglum]
             text, spans = tokens.text, []
-            for m in DISOWNING.finditer(tokens.n):
+            for m in rx.finditer(tokens.n):
                 start = tokens.at[m.start()]
                 end = _sentence(text, start, start)[1]
                 turn = TURNING.search(text, start, end)
                 spans.append((start, turn.start() if turn else end))
-            self._aside[siglum] = ([a for a, _ in spans], [b for _, b in spans])
-        return self._aside[siglum]
+            self._aside[(siglum, rx.pattern)] = ([a for a, _ in spans], [b for _, b in spans])
+        return self._aside[(siglum, rx.pattern)]
+
+    def _cited(self, x: Said) -> bool:
+        """Whether a value stands where the text tells what the histories say or record."""
+        for rx in (DISOWNING, CITING):
+            starts, ends = self._disowned(x.siglum, rx)
+            k = bisect_right(starts, x.start) - 1
+            if k >= 0 and x.start < ends[k]:
+                return True
+        return False
 
     def said(self, siglum: str, segs: Iterable[tuple[str, Segment]]) -> list[Said]:
         """What a witness states in these segments (each with the id of its row); not what it says the histories
@@ -303,7 +317,11 @@ class Gathering:
                 *dates(tokens, seg, self._months(siglum)),
                 *directions(tokens, seg, places),
             )
-            out += [replace(x, row=row) for x in values if x.kind != "direction" or not self.glossed(x)]
+            out += [
+                replace(x, row=row, cited=self._cited(x))
+                for x in values
+                if x.kind != "direction" or not self.glossed(x)
+            ]
         return out
 
     def sentence(self, x: Said) -> str:

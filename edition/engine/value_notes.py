@@ -41,7 +41,8 @@ def _day(date: str) -> bool:
     return "月" in date and _whole(date)
 
 
-MEN = frozenset({"兵", "人"})  # men under arms (三千飛騎) and men (飛騎三千人): the measures of one count of an army
+# men under arms (三千飛騎) and men (飛騎三千人, 一千二百名玄甲騎): the measures of one count of an army
+MEN = frozenset({"兵", "人", "名"})
 HORSE = "骑"  # horsemen counted by the head (八百轻骑, 一千五百骑)
 Slotted = tuple[str, str, dict[str, Said]]  # a note before it is worded: (kind, label, each witness's statement)
 
@@ -55,6 +56,14 @@ def _measure(slot: dict[str, Said]) -> str:
 def _bare_town(text: str) -> bool:
     """Whether a direction's quoted words start at a word for a town (城西, 城的东南), not a town's name."""
     return text[:1] in TOWN
+
+
+def _own(said: list[Said]) -> list[Said]:
+    """What a text states, less the values it gives as the histories' where it gives its own of that kind and
+    measure in the episode (an alternate history's 史書上記……送了一百匹縑 beside its own 吳綾六十匹); a value it
+    gives only as the histories' is its own (a popular history citing them for its story)."""
+    own = {(x.kind, x.key) for x in said if x.kind in VALUES and not x.cited}
+    return [x for x in said if not (x.cited and (x.kind, x.key) in own)]
 
 
 def _months(dates: Iterable[str]) -> set[str]:
@@ -86,6 +95,7 @@ class ValueNotes:
         moment as they do (``_in_role``); then the days stated for the whole edition, then the values one text
         alone gives."""
         cells = cells or {}
+        everything = {s: _own(xs) for s, xs in everything.items()}
         by_row: dict[tuple[str, str], dict[str, list[Said]]] = {}  # (row, kind) -> witness -> what it says
         named: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (witness, row) -> entries named there
         for s, xs in everything.items():
@@ -133,8 +143,8 @@ class ValueNotes:
         episode, and its cells' compared texts."""
         keys = sorted({x.key for xs in said.values() for x in xs})
         men = self._men(said) if kind == "number" else None
-        if men is not None:
-            keys.remove("人")  # counted with the men under arms (兵): one value, one fact
+        if men is not None:  # counted with the men under arms (兵): one value, one fact
+            keys = sorted({k for k in keys if k not in MEN} | {"兵"})
         out = []
         for key in keys:
             slot = self._one_each(said, key)
@@ -172,18 +182,17 @@ class ValueNotes:
         return out
 
     def _one_each(self, said: dict[str, list[Said]], key: str) -> dict[str, Said]:
-        """Each text's value of ``key`` in a group of rows, where it gives several: a direction from a town it
-        names before one from a bare word for a town (CF's 柳城西北 of the burial, not its 城西 of a granary; CH's
-        柳城东南, not 城的东南 of a modern dig), then the first that another family gives too (BA's 乙酉至遼東
-        before its 丙戌度遼水, beside the others' 乙酉), else its first."""
+        """Each text's first value of ``key`` in a group of rows; of directions, the first from a town it names, if
+        any (CF's 柳城西北 of the burial, not its 城西 of a granary; CH's 柳城东南, not 城的东南 of a modern dig). Not
+        the value another family gives, if a later one: A's 縑五十匹, changed by an editor, stands against the
+        others' 縑一百匹, not its own recall of 百匹縑 after."""
         out = {}
         for s, xs in said.items():
             xs = [x for x in xs if x.key == key]
             if key == "direction":
                 xs = [x for x in xs if not _bare_town(x.text)] or xs
-            others = {y.value for t, ys in said.items() if self.q.family(t) != self.q.family(s) for y in ys}
             if xs:
-                out[s] = next((x for x in xs if x.value in others), xs[0])
+                out[s] = xs[0]
         return out
 
     def _one_count(self, found: list[Slotted]) -> list[Slotted]:
@@ -269,11 +278,11 @@ class ValueNotes:
         return out
 
     def _men(self, said: dict[str, list[Said]]) -> dict[str, Said] | None:
-        """Where the texts of a group give men under arms (三千飛騎: 兵) and men (飛騎三千人: 人) as one value, each
+        """Where the texts of a group give men under arms (三千飛騎: 兵) and men (飛騎三千人: 人, 名) as one value, each
         text's first of them: the two are one count (the escort of 三千, one note, not one per measure)."""
         slot = {s: next(x for x in xs if x.key in MEN) for s, xs in said.items() if any(x.key in MEN for x in xs)}
         keys = {x.key for x in slot.values()}
-        return slot if keys == MEN and len({x.value for x in slot.values()}) == 1 else None
+        return slot if len(keys) > 1 and len({x.value for x in slot.values()}) == 1 else None
 
     def _day_notes(self, everything: dict[str, list[Said]]) -> dict[str, dict[str, Said]]:
         """A day given by month and day (九月十八日, 十月丙申) is one day wherever a text tells it: three
@@ -309,7 +318,7 @@ class ValueNotes:
         armed = {x.value for x in counted if x.kind == "number" and x.key == "兵"}
         by_key: defaultdict[tuple[str, str], list[Said]] = defaultdict(list)
         for x in counted:
-            key = "" if x.kind == "date" else "兵" if x.key == "人" and x.value in armed else x.key
+            key = "" if x.kind == "date" else "兵" if x.key in MEN and x.value in armed else x.key
             by_key[(x.kind, key)].append(x)
         out = []
         for (kind, key), xs in sorted(by_key.items()):
