@@ -199,3 +199,15 @@ def test_an_unpunctuated_annal_is_parted_where_the_editors_examples_break(tmp_pa
     assert label_at(ed, r, "上嘉其固守賜縑百匹以勵事君") == "anshi-dialogue"
     episodes_gold, _ = merged_gold(tmp_path)
     assert agreement(ed, episodes_gold)[0][r] >= 0.95
+
+
+def test_a_count_the_text_gives_as_the_histories_is_never_quoted_for_it(tmp_path):
+    """The seeds with the unseen alternate history (CJ) alone: its 吳綾六十匹 stands in rows no other text shares,
+    and the gift's note took CJ by the 一百匹縑 of its aside on what the histories record (史書上記這件事……
+    送了一百匹縑), saying 所記同數 -- CJ agreeing with the seeds on the gift it changed. A value a text gives as
+    the histories' is not its reading where it gives its own: CJ is left out (its own 六十匹 is a row apart)."""
+    ed = build(edition_folder(tmp_path / "w", ["301_alternate_history.txt"]))
+    (cj,) = [w.siglum for w in ed.witnesses if w.meta.file == "301_alternate_history.txt"]
+    gift = [n for n in ed.notes if n.type == "fact" and n.episode == "anshi-dialogue" and "數目（匹）" in n.label]
+    assert gift and gift[0].readings[0].text
+    assert not any(cj in r.sigla and "一百" in r.text for n in gift for r in n.readings)

@@ -298,6 +298,15 @@ def test_what_one_text_alone_counts_or_dates_is_stated_with_the_texts_that_do_no
         assert not {r.text for r in told} & {"一路", "一步", "萬丈", "九月十八日"}
 
 
+def test_a_number_one_text_alone_gives_without_its_measure_is_no_note(seeds_edition):
+    """A/B promise 十萬餘套棉衣 at 營州 (套, no measure the values know): 數目：A、B 作十萬餘；C、D、E 不記 said a
+    number and not what it counts. A number with no measure pairs only where three families agree; alone, no note
+    (so too the unseen alternate history's 守了八十多天)."""
+    lone = [n for n in notes_of(seeds_edition, "fact") if not n.readings[-1].spans]
+    assert lone and not any(r.text == "十萬餘" for n in lone for r in n.readings)
+    assert all(n.label.startswith(("數目（", "時日")) for n in lone)
+
+
 def test_a_day_is_one_day_wherever_a_text_tells_it(seeds_edition):
     """C and E date the withdrawal 九月十八日; A and B give that day in the dialogue before it (明日為九月十八日),
     in another episode, where no row can join them. A day with its month is one day of the story: one note

@@ -22,7 +22,7 @@ from .model import EpisodeResult, Family, Note, Reading, Row, Segment, Tokens, W
 from .params import Params
 from .quoting import Found, Quoting, words
 from .register import Mention, Register
-from .said import ENTITIES, Gathering, Said
+from .said import ENTITIES, Gathering, Said, own
 from .value_notes import ValueNotes
 
 CLASS = {"direction": "place"}  # a direction from a town is noted as a place
@@ -107,6 +107,7 @@ class Facts:
                 # group is too wide: Q's one sentence over seven rows of 遼澤 took in E's bystander 韩衞)
                 said = self.gathering.said(siglum, ((row.id, seg) for seg in segs))
                 everything.setdefault(siglum, []).extend(x for x in said if self._in_time(x, episode.episode.window))
+        everything = {s: own(xs) for s, xs in everything.items()}
         # which entries each witness names anywhere in the episode (an alternative is one it never names)
         in_episode = {
             s: {e for x in xs if x.how != "title" for e in x.entries}  # a shared title (太子) names none

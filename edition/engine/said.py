@@ -227,6 +227,14 @@ def _month(date: str) -> bool:
     return date.endswith(("月", "月初"))
 
 
+def own(said: list[Said]) -> list[Said]:
+    """What a text states, less the values it gives as the histories' where it gives its own of that kind and
+    measure in the episode (an alternate history's 史書上記……送了一百匹縑 beside its own 吳綾六十匹); a value it
+    gives only as the histories' is its own (a popular history citing them for its story)."""
+    own = {(x.kind, x.key) for x in said if x.kind in VALUES and not x.cited}
+    return [x for x in said if not (x.cited and (x.kind, x.key) in own)]
+
+
 def spelled(text: str, m: Mention) -> bool:
     """Whether the mention only spells a letter of another word, as a speaker does aloud: 渤海的渤，错误的错 (the
     lecture's 渤错水: it names no 渤海)."""

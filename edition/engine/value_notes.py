@@ -58,14 +58,6 @@ def _bare_town(text: str) -> bool:
     return text[:1] in TOWN
 
 
-def _own(said: list[Said]) -> list[Said]:
-    """What a text states, less the values it gives as the histories' where it gives its own of that kind and
-    measure in the episode (an alternate history's 史書上記……送了一百匹縑 beside its own 吳綾六十匹); a value it
-    gives only as the histories' is its own (a popular history citing them for its story)."""
-    own = {(x.kind, x.key) for x in said if x.kind in VALUES and not x.cited}
-    return [x for x in said if not (x.cited and (x.kind, x.key) in own)]
-
-
 def _months(dates: Iterable[str]) -> set[str]:
     """The months some of these dates name (十月丙申, 九月十八日; 乙酉 names none)."""
     return {m.group() for d in dates for m in [MONTH_OF.match(d)] if m}
@@ -95,7 +87,6 @@ class ValueNotes:
         moment as they do (``_in_role``); then the days stated for the whole edition, then the values one text
         alone gives."""
         cells = cells or {}
-        everything = {s: _own(xs) for s, xs in everything.items()}
         by_row: dict[tuple[str, str], dict[str, list[Said]]] = {}  # (row, kind) -> witness -> what it says
         named: defaultdict[tuple[str, str], set[str]] = defaultdict(set)  # (witness, row) -> entries named there
         for s, xs in everything.items():
@@ -326,6 +317,8 @@ class ValueNotes:
             others = [s for s in everything if self.q.family(s) not in families]
             if len(families) >= self.agree or len({x.value for x in xs}) != 1 or not others:
                 continue
+            if key == "count":
+                continue  # a number with no measure: of what? (A's 十萬餘套棉衣, CJ's 守了八十多天)
             first = {x.siglum: x for x in reversed(xs)}  # each text's first
             if len(families) > 1 and len(self._beside(first, cover)) < len(first):
                 continue  # the texts give it at different moments: what it counts may differ
