@@ -227,3 +227,22 @@ def test_men_counted_by_name_are_the_men_the_others_count(every):
     assert not any(n.label == "數目（名）" for n in notes)
     (riders,) = [n for n in notes if any(r.text == "三千飛騎" for r in n.readings)]
     assert any("CJ" in r.sigla and r.text.startswith("一千二百") for r in riders.readings)
+
+
+def test_a_western_calendar_month_is_not_set_against_the_lunar_ones(every):
+    """The unseen popular article (CK) glosses its 九月十八日 （干支癸未，公历大约10月中旬）: the month note of the
+    withdrawal listed CK 作10月 beside the others' 九月, a difference it does not make (the fifteenth reading's F5)."""
+    months = [n for n in every.notes if n.type == "fact" and n.episode == "withdrawal" and n.label.startswith("時日")]
+    assert months and not any("CK" in r.sigla and "10月" in r.text for n in months for r in n.readings)
+
+
+def test_a_count_of_another_moment_makes_no_second_note_of_the_fact(every):
+    """The rearguard's 步騎四萬 is one note of every text; the rows also set the novel's (F) 江夏王道宗尚欲請兵五萬 of
+    the council before beside the encyclopaedia's (CE) 步骑4万殿后, and a second note said CE 作步骑4万；F 作五萬 --
+    both texts quoted already for the rearguard (the fifteenth reading's F8). One fact, one note."""
+    troops = [
+        n for n in every.notes if n.type == "fact" and n.episode == "withdrawal" and n.label.startswith("數目（兵")
+    ]
+    assert len(troops) == 1, [n.text for n in troops]
+    quoted = {s: r.text for r in troops[0].readings for s in r.sigla}
+    assert quoted["F"] == "步騎四萬人" and quoted["CE"] == "步骑4万"

@@ -43,6 +43,8 @@ REIGN_YEAR = re.compile(r"[一二三四五六七八九十廿]{1,3}年")
 
 
 SINCE = "自从"  # (compared forms) "from": a date after it opens a stretch of time
+# (compared forms) a date of the western calendar (九月十八日（公历大约10月中旬）): not set against the others' days
+WESTERN = re.compile(r"(?:公历|阳历|西历)[^，。；、）)]{0,4}$")
 
 # (compared forms) words that give a person's name (他叫乙支承德, 名叫, 姓梁): a sentence with one names its man
 NAMING = re.compile(r"(?:名叫|叫做|名为|名唤|名曰|他叫|她叫|此人叫|此人姓|他姓)")
@@ -195,6 +197,8 @@ def dates(tokens: Tokens, seg: Segment, months: dict[int, str]) -> list[Said]:
                 continue  # 自九月十八日離開安市……時間已進入十月: where a stretch of time begins, not a moment's date
             if REIGN_YEAR.match(n, b):
                 continue  # (丙午)二十年: a year named by its cycle before the reign's count, not a day
+            if WESTERN.search(n, max(0, a - 8), a):
+                continue  # 公历10月: the western calendar's month, a month apart from the lunar one
             start, end = tokens.at[seg.lo + a], tokens.at[seg.lo + b - 1] + 1
             key = "month" if _month(m.group()) else "date"  # a month is set against months, a day against days
             value = as_written_in_chinese(months.get(seg.lo + a, "") + m.group()) if rx is FACT_DATE else m.group()

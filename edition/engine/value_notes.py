@@ -53,6 +53,24 @@ def _measure(slot: dict[str, Said]) -> str:
     return min(keys)
 
 
+def _told_already(found: list[Slotted]) -> list[Slotted]:
+    """The notes less a count whose every text a note of its measure with more texts quotes too: a text's other
+    count of that measure is of another moment the rows set here (CE's 步骑4万殿后 beside F's 請兵五萬 of the
+    council before, both quoted for the rearguard as well) -- one fact, one note."""
+    return [
+        (kind, label, slot)
+        for kind, label, slot in found
+        if kind != "number"
+        or not any(
+            other_kind == "number"
+            and len(other) > len(slot)
+            and _measure(other) == _measure(slot)
+            and slot.keys() <= other.keys()
+            for other_kind, _, other in found
+        )
+    ]
+
+
 def _bare_town(text: str) -> bool:
     """Whether a direction's quoted words start at a word for a town (城西, 城的东南), not a town's name."""
     return text[:1] in TOWN
@@ -104,7 +122,7 @@ class ValueNotes:
                 found += self._value_notes(
                     kind, by_row.get((g, kind), {}), named, cover, set(days), (everything, cells)
                 )
-        found = self._one_count(found)
+        found = _told_already(self._one_count(found))
         # a day the texts agree on, where a note of this episode already sets that day against another form (C's
         # 九月十八日 beside P's 癸未 and Z's 九月初九): one fact, one note -- that one, with the day's other texts
         # (A/B's 明日為九月十八日, the lecture's 九月十八号) in it
