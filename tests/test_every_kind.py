@@ -246,3 +246,23 @@ def test_a_count_of_another_moment_makes_no_second_note_of_the_fact(every):
     assert len(troops) == 1, [n.text for n in troops]
     quoted = {s: r.text for r in troops[0].readings for s in r.sigla}
     assert quoted["F"] == "步騎四萬人" and quoted["CE"] == "步骑4万"
+
+
+def test_a_day_told_in_another_episode_is_not_this_ones_where_the_text_dates_this_one(every):
+    """CE, CG and E cross the 遼水 on the twenty-first (21日, 二十一日); the alternate history CF has the withdrawal
+    edict read in the camps 九月二十一日 and its army reach 遼東城 on 九月二十六日. The day's note in 遼澤 said
+    所記同日 with CF in it, quoted from 班師 (the sixteenth packet's F12, the fifteenth reading's F13). A day a
+    text tells in another episode is another event's when the text dates this episode by days of its own."""
+    days = [n for n in every.notes if n.type == "fact" and n.episode == "liao-marshes" and n.label.startswith("時日")]
+    crossing = [n for n in days if any(r.text in ("21日", "二十一日") for r in n.readings)]
+    assert crossing and not any("CF" in r.sigla for n in crossing for r in n.readings)
+
+
+def test_a_day_cut_from_its_sentence_dates_nothing_the_others_date(every):
+    """The unseen alternate history (CJ) opens a council 九月初十，御帳裡又議了一回; its date alone stood in the row of
+    the others' 九月二十日，至遼東城 (the sentence's rest rows away), and the day's note said CJ 作九月初十 (the
+    fifteenth reading's F11). A day whose cell is the day alone, its sentence wording nothing the others' do, is
+    no reading of their day."""
+    days = [n for n in every.notes if n.type == "fact" and n.episode == "liao-marshes" and n.label.startswith("時日")]
+    arrival = [n for n in days if any(r.text == "乙酉" for r in n.readings)]
+    assert arrival and not any(r.text == "九月初十" for n in arrival for r in n.readings)

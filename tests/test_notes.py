@@ -662,11 +662,20 @@ def seg_of(text):
         ("長孫無忌率奇兵1.1萬自山北峽谷襲其後", [("兵", "11000")]),
         ("645年9月18日，下敕班師", []),  # a year and a date, no count
         ("共" + "9" * 400 + "人", [("人", "9" * 400)]),  # a number of any length is read (a float overflowed)
+        # the unseen alternate history (CJ): 十幾萬 is one count, read and quoted whole (it was quoted 幾萬人, a
+        # tenth of it, and set beside a road crew's 万人: the sixteenth reading's F21)
+        ("朕不能叫十幾萬人蹲在這裡等雪", [("人", "~100000")]),
+        ("二十幾萬大軍", [("count", "~200000")]),
     ],
 )
 def test_quantities_are_counts_with_their_measure(text, found):
     t, s = seg_of(text)
     assert [(q.key, q.value) for q in quantities(t, s)] == found
+
+
+def test_a_count_is_quoted_whole():
+    t, s = seg_of("朕不能叫十幾萬人蹲在這裡等雪")
+    assert [q.text for q in quantities(t, s)] == ["十幾萬人"]
 
 
 @pytest.mark.parametrize(
@@ -679,6 +688,9 @@ def test_quantities_are_counts_with_their_measure(text, found):
         ("我軍盡數西歸", []),
         ("都收拢到柳城的东南边", ["东南"]),  # as a speaker says it
         ("走出城的南门", []),
+        # the unseen popular article (CK): quoted 柳城的东 (the sixteenth reading's F23)
+        ("把阵亡将士的遗骸运到柳城的东南方向集中安葬", ["东南"]),
+        ("城南方多山", []),  # a region
     ],
 )
 def test_a_direction_is_one_from_a_town(text, found):

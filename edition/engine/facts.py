@@ -13,7 +13,10 @@ The notes on entries are ``entity_notes``'s, those on numbers, dates and directi
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_right
 from collections.abc import Callable
+from functools import partial
 
 from .counted import counted
 from .dates import MONTH_OF, month_number
@@ -55,6 +58,13 @@ def _covers(rows: tuple[Row, ...], family: Callable[[str], str]) -> dict[tuple[s
     return out
 
 
+def _episode_at(spans: dict[str, list[tuple[int, int, str]]], siglum: str, at: int) -> str | None:
+    """The episode whose cell holds a witness's letter at ``at`` (``spans``: each witness's cells in order), if any."""
+    cells = spans.get(siglum, [])
+    k = bisect_right(cells, (at, math.inf)) - 1
+    return cells[k][2] if k >= 0 and cells[k][0] <= at < cells[k][1] else None
+
+
 class Facts:
     """The fact notes of an edition, made episode by episode."""
 
@@ -67,7 +77,10 @@ class Facts:
         norm_fold: Callable[[str], str],
         params: Params,
         surnames: tuple[str, ...] = (),
+        episodes: tuple[EpisodeResult, ...] = (),
     ) -> None:
+        """``episodes``: every episode's rows, so that a note knows in which episode a text tells a value it quotes
+        from outside its own (``ValueNotes._day_notes``)."""
         quoting = self.quoting = Quoting({s: f.id for f in families for s in f.members}, norm_fold)
         self.gathering = Gathering(mentions, tokens, norm_fold, surnames)
         self.entities = EntityNotes(
@@ -81,7 +94,19 @@ class Facts:
             params.role,
             self.gathering.spoken_of,
         )
-        self.values = ValueNotes(self.gathering, quoting, params.agree, params.apart, params.role)
+        told = {
+            (s, seg.start, seg.end): ep.episode.id
+            for ep in episodes
+            for row in ep.rows
+            for s, segs in row.cells.items()
+            for seg in segs
+        }
+        spans: dict[str, list[tuple[int, int, str]]] = {}
+        for (s, a, b), ep_id in sorted(told.items()):
+            spans.setdefault(s, []).append((a, b, ep_id))
+        self.values = ValueNotes(
+            self.gathering, quoting, params.agree, params.apart, params.role, partial(_episode_at, spans)
+        )
         self.slack = params.date_slack
 
     def _in_time(self, x: Said, window: Window | None) -> bool:

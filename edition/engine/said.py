@@ -21,15 +21,17 @@ from .segment import QUOTE_CLOSE, QUOTE_OPEN
 MEASURES = "匹人骑级里户口头件领艘员名石斤次层丈步座城道路车营"
 
 
-# a measure, but not the first word of a troop's kind: 四万步骑 is forty thousand foot and horse, not paces
-_QUANTITY = re.compile(rf"[数几]?[{NUMERALS}{ARABIC}]+[余多许]?(?:[{MEASURES}](?![骑卒兵军]))?")
+# a measure, but not the first word of a troop's kind: 四万步骑 is forty thousand foot and horse, not paces; a
+# numeral before 几 or 数 is part of the count (十幾萬人 is more than a hundred thousand, not 幾萬 cut out of it)
+_QUANTITY = re.compile(rf"(?:[{NUMERALS}]*[数几])?[{NUMERALS}{ARABIC}]+[余多许]?(?:[{MEASURES}](?![骑卒兵军]))?")
 
 
-# (compared forms) a direction after a town (城南, 州东北; a speaker's 柳城的东南边), not a way one goes (南下, 西归)
-# nor a gate (城南门)
+# (compared forms) a direction after a town (城南, 州东北; a speaker's 柳城的东南边, 柳城的东南方向), not a way one
+# goes (南下, 西归), a gate (城南门) nor a region (城南方); never half of one (东 of 东南方向)
 TOWN = "城州县市縣"  # words for a town, in either script
 DIRECTION = re.compile(
-    r"(?:(?<=[城州县市])|(?<=[城州县市]的))(?:东南|东北|西南|西北|[东西南北])(?![上下进行归撤渡去来还门风方面])"
+    r"(?:(?<=[城州县市])|(?<=[城州县市]的))(?:东南|东北|西南|西北|[东西南北])"
+    r"(?![上下进行归撤渡去来还门风面东西南北]|方(?!向))"
 )
 
 

@@ -10,9 +10,9 @@ listed with the texts that do not (``時日：E 作二十一日；A、D 不記``
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from .dates import DAY_OF_MONTH, MONTH_OF
+from .dates import DAY_OF_MONTH, MONTH_OF, date_letters
 from .model import Reading
 from .quoting import Found, Quoting
 from .said import ENTITIES, IDIOMS, TOWN, VALUES, Gathering, Said, wording
@@ -43,6 +43,7 @@ def _day(date: str) -> bool:
 
 # men under arms (三千飛騎) and men (飛騎三千人, 一千二百名玄甲騎): the measures of one count of an army
 MEN = frozenset({"兵", "人", "名"})
+DAY_WORDS = frozenset("月日号號")  # the letters of a date's own words: a pair with one says nothing of the event
 HORSE = "骑"  # horsemen counted by the head (八百轻骑, 一千五百骑)
 Slotted = tuple[str, str, dict[str, Said]]  # a note before it is worded: (kind, label, each witness's statement)
 
@@ -84,7 +85,16 @@ def _months(dates: Iterable[str]) -> set[str]:
 class ValueNotes:
     """The notes on the numbers, dates and directions the witnesses give."""
 
-    def __init__(self, gathering: Gathering, quoting: Quoting, agree: int, apart: float, role: int = 2) -> None:
+    def __init__(
+        self,
+        gathering: Gathering,
+        quoting: Quoting,
+        agree: int,
+        apart: float,
+        role: int = 2,
+        episode_at: Callable[[str, int], str | None] = lambda siglum, at: None,
+    ) -> None:
+        self.episode_at = episode_at  # the episode a witness tells the letter at a place in (None: no episode)
         self.gathering = gathering
         self.q = quoting
         self.agree = agree
@@ -183,12 +193,36 @@ class ValueNotes:
                 continue  # 九月十八日 and 二十一日 may be two events' days: only whole dates are compared
             if key == "date" and not agreed and len(_months(x.value for x in slot.values())) > 1:
                 continue  # 九月十八日 and 十月丙申, told in one row, date two events (left Anshi; reached 蒲溝)
+            if key == "date" and not agreed:
+                slot = self._dating_alike(slot, episode[1])
+                if len(self.q.families(slot)) < 2 or len({x.value for x in slot.values()}) == 1:
+                    continue
             label = _value_label(kind, key)
             if agreed:  # the label says they are one value
                 label += {"date": "，所記同日", "month": "，所記同月", "direction": "，所記同"}.get(key, "，所記同數")
             # each wording listed (一百匹, 百匹, 一万人, 万人; not 四萬, 四万): a witness is quoted as it reads
             out.append((kind, label, slot))
         return out
+
+    def _dating_alike(self, slot: dict[str, Said], cells: dict[tuple[str, str], str]) -> dict[str, Said]:
+        """The slot less a day whose cell is the day alone (the rest of its sentence in other rows) and whose
+        sentence words nothing as the others do: no character pair (no numeral, no 月 or 日) that the sentences
+        of ``agree`` families share. The aligner set such a day beside the others' by its form alone, and it
+        dates another event (CJ's 九月初十，御帳裡又議了一回, a council, beside the others' 九月二十日，至遼東城).
+        A day told in a sentence of its own (Z's 九月初九，重阳。) keeps its cell's company."""
+        worded = {s: {p for p in self.gathering.wording(x) if not set(p) & DAY_WORDS} for s, x in slot.items()}
+        shared: defaultdict[str, set[str]] = defaultdict(set)
+        for s, pairs in worded.items():
+            shared[self.q.family(s)] |= pairs
+        role = {p for p, n in Counter(p for ps in shared.values() for p in ps).items() if n >= self.agree}
+        if not role:
+            return slot
+
+        def alone(s: str, x: Said) -> bool:
+            cell = cells.get((s, x.row), "")
+            return bool(cell) and date_letters(cell) >= len(cell)
+
+        return {s: x for s, x in slot.items() if worded[s] & role or not alone(s, x)}
 
     def _one_each(self, said: dict[str, list[Said]], key: str) -> dict[str, Said]:
         """Each text's first value of ``key`` in a group of rows; of directions, the first from a town it names, if
@@ -297,16 +331,25 @@ class ValueNotes:
         """A day given by month and day (九月十八日, 十月丙申) is one day wherever a text tells it: three
         families giving it are stated as agreeing, in the episode where most of them give it, quoting each
         where it first gives it -- C's and E's 九月十八日 at the withdrawal, A/B's in the dialogue before
-        (明日為九月十八日), which no row joins."""
+        (明日為九月十八日), which no row joins. Not a text that dates this episode by other days of its own and
+        tells that day in another episode: there it is another event's (CF's 九月二十一日 of the edict read in the
+        camps in 班師, beside the others' crossing of the 遼水 that day; a day told in no episode may be this
+        one's, its telling left out of it)."""
         here: dict[str, set[str]] = defaultdict(set)  # day -> witnesses giving it in this episode
         for s, xs in everything.items():
             for x in xs:
                 if x.kind == "date" and _day(x.value):
                     here[x.value].add(s)
+        dating = {s for sigla in here.values() for s in sigla}  # the texts giving some day in this episode
         given = self.gathering.given
         out = {}
         for day, sigla in sorted(here.items()):
-            first = {s: given(s)[("date", day)] for s in self.gathering.tokens if ("date", day) in given(s)}
+            first = {
+                s: given(s)[("date", day)]
+                for s in self.gathering.tokens
+                if ("date", day) in given(s)
+                and (s in sigla or s not in dating or self.episode_at(s, given(s)[("date", day)].start) is None)
+            }
             families = self.q.families(first)
             if len(families) >= self.agree and 2 * len(self.q.families(sigla)) > len(families):
                 out[day] = first
