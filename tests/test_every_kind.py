@@ -266,3 +266,15 @@ def test_a_day_cut_from_its_sentence_dates_nothing_the_others_date(every):
     days = [n for n in every.notes if n.type == "fact" and n.episode == "liao-marshes" and n.label.startswith("時日")]
     arrival = [n for n in days if any(r.text == "乙酉" for r in n.readings)]
     assert arrival and not any(r.text == "九月初十" for n in arrival for r in n.readings)
+
+
+def test_a_name_the_text_says_others_give_is_not_its_naming(every):
+    """The biography of 李勣 (O) writes 安市城主——後世的野史稱他為楊萬春——忽然出現: it reports what later tales call
+    the lord, as AA's gloss and W's name in quotation marks do, and those are 不名; O was listed 作楊萬春 (the
+    sixteenth reading's F1). The lecture (J) reports it too (传说里管他叫杨万春), then calls him so itself
+    (咱们就姑且这么叫他。杨万春上了城楼): J names him, quoted where it does."""
+    (lord,) = [n for n in every.notes if n.type == "fact" and n.label.startswith("安市城主")]
+    texts = {w.siglum: w.text for w in every.witnesses}
+    quoted = {s: (r.text, texts[s][r.spans[s][0] - 3 : r.spans[s][0]]) for r in lord.readings for s in r.sigla}
+    assert quoted["O"][0] not in ("楊萬春", "杨万春")
+    assert quoted["J"][0] == "杨万春" and quoted["J"][1] != "管他叫"

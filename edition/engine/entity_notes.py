@@ -374,7 +374,7 @@ class EntityNotes:
         # prince, not the emperor's 治兒 on the road, though another text names him beside that)
         person = e in self.entries and self.entries[e].kind == "person"
         return (
-            self.glossed(x),
+            self.glossed(x) or self.spoken_of(x),  # a name only reported goes after the text's own naming
             -len(told.where[(e, told.group[x.row])] - {me}),
             -told.company(x, e, me),
             0 if person else beside,

@@ -19,6 +19,8 @@ from .register import Mention, Mentions
 from .segment import QUOTE_CLOSE, QUOTE_OPEN
 
 MEASURES = "匹人骑级里户口头件领艘员名石斤次层丈步座城道路车营"
+# words saying what others call a man, right before the name they report (稱他為, 管他叫, 或稱), in either script
+CALLED = ("稱他為", "称他为", "稱之為", "称之为", "稱其為", "称其为", "管他叫", "或稱", "或称")
 
 
 # a measure, but not the first word of a troop's kind: 四万步骑 is forty thousand foot and horse, not paces; a
@@ -348,10 +350,12 @@ class Gathering:
         return wording(self.fold(self.sentence(x)))
 
     def spoken_of(self, x: Said) -> bool:
-        """Whether a name is a word the text speaks of, in quotation marks of its own (后来…文人称他为“杨万春”): it
-        reports what he was called, and does not call him so."""
+        """Whether a name is a word the text speaks of, in quotation marks of its own (后来…文人称他为“杨万春”) or
+        right after words that say others call him so (後世的野史稱他為楊萬春, 传说里管他叫杨万春): it reports
+        what he was called, and does not call him so."""
         text = self.tokens[x.siglum].text
-        return x.start > 0 and text[x.start - 1] in QUOTE_OPEN and text[x.end : x.end + 1] in QUOTE_CLOSE
+        quoted = x.start > 0 and text[x.start - 1] in QUOTE_OPEN and text[x.end : x.end + 1] in QUOTE_CLOSE
+        return quoted or text.endswith(CALLED, max(0, x.start - 3), x.start)
 
     def glossed(self, x: Said) -> bool:
         """Whether a statement is inside brackets: a commentary's gloss (a distance, a modern place), not the
