@@ -278,3 +278,12 @@ def test_a_name_the_text_says_others_give_is_not_its_naming(every):
     quoted = {s: (r.text, texts[s][r.spans[s][0] - 3 : r.spans[s][0]]) for r in lord.readings for s in r.sigla}
     assert quoted["O"][0] not in ("楊萬春", "杨万春")
     assert quoted["J"][0] == "杨万春" and quoted["J"][1] != "管他叫"
+
+
+def test_a_place_a_gloss_says_was_called_so_is_not_the_texts_reading_where_it_names_it_itself(every):
+    """The popular history (CI) glosses 營州: 當時叫柳城. The rite's note on 柳城 quoted it there, not where CI buries
+    the bones (統一葬在柳城的東南: the sixteenth reading's F22). A name after 當時叫 reports what a place was called."""
+    (town,) = [n for n in every.notes if n.type == "fact" and n.episode == "rite" and n.label.startswith("柳城")]
+    texts = {w.siglum: w.text for w in every.witnesses}
+    a, _ = next(r.spans["CI"] for r in town.readings if "CI" in r.sigla)
+    assert not texts["CI"][a - 3 : a].endswith("叫") and "葬" in texts["CI"][a - 6 : a]

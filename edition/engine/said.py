@@ -19,8 +19,9 @@ from .register import Mention, Mentions
 from .segment import QUOTE_CLOSE, QUOTE_OPEN
 
 MEASURES = "匹人骑级里户口头件领艘员名石斤次层丈步座城道路车营"
-# words saying what others call a man, right before the name they report (稱他為, 管他叫, 或稱), in either script
-CALLED = ("稱他為", "称他为", "稱之為", "称之为", "稱其為", "称其为", "管他叫", "或稱", "或称")
+# words saying what others call a man or a place, right before the name they report (稱他為, 管他叫, 或稱; a
+# gloss's 營州……當時叫柳城), in either script
+CALLED = ("稱他為", "称他为", "稱之為", "称之为", "稱其為", "称其为", "管他叫", "或稱", "或称", "當時叫", "当时叫")
 
 
 # a measure, but not the first word of a troop's kind: 四万步骑 is forty thousand foot and horse, not paces; a
