@@ -129,6 +129,40 @@ def row_pairs(edition, rows: Path, involving: set[str] | None = None) -> tuple[i
     return same, total, misses
 
 
+def row_precision(edition, rows: Path, involving: set[str] | None = None) -> tuple[int, int]:
+    """How many of the pairs of cells the edition puts in one row tell one moment, as far as the gold row groups
+    tell: (pairs of cells of two families in one row, each holding words of some gold group, that share a group;
+    all such pairs). ``row_pairs`` counts what the rows join that should be joined; this counts what they join
+    that should not, which ``row_pairs`` never sees (a row of everything scores every pair). With ``involving``,
+    only the pairs with a cell of those sigla."""
+    by_file = {w.meta.file: w for w in edition.witnesses}
+    held: dict[str, list[tuple[int, int, int]]] = {}  # siglum -> (start, end, group) of gold words
+    for g, group in enumerate(yaml.safe_load(rows.read_text(encoding="utf-8"))):
+        for entry in group:
+            words = entry["words"] if isinstance(entry, dict) else entry
+            w = by_file.get(entry["file"]) if isinstance(entry, dict) else None
+            w = w or next((x for x in edition.witnesses if words in x.text), None)
+            if w is not None and words in w.text:
+                at = w.text.index(words)
+                held.setdefault(w.siglum, []).append((at, at + len(words), g))
+    family = {s: f.id for f in edition.families for s in f.members}
+    true = total = 0
+    for ep in edition.episodes:
+        for row in ep.rows:
+            groups = {}
+            for s, segs in row.cells.items():
+                lo, hi = segs[0].start, segs[-1].end
+                groups[s] = {g for a, b, g in held.get(s, ()) if a < hi and b > lo}
+            for (s, a), (t, b) in combinations(groups.items(), 2):
+                if family[s] == family[t] or not a or not b:
+                    continue
+                if involving is not None and not {s, t} & involving:
+                    continue
+                total += 1
+                true += bool(a & b)
+    return true, total
+
+
 def fact_stated(edition, episode: str, fact: dict) -> str:
     """How the machine states one gold key fact (tests/gold/facts.yaml): "whole" when one fact note of the
     episode quotes every witness the gold lists (the words it quotes hold or end one of the names the gold lists,
@@ -182,17 +216,20 @@ def report(title: str, edition, gold: Path) -> None:
 
 def report_kinds() -> None:
     """Each kind of the development set in the edition it makes with the seeds, then all of them together."""
-    from tests.kinds import edition_folder, kinds, measure
+    from tests.kinds import edition_folder, kinds, measure, merged_gold
     from tests.support import build_folder
 
     groups = kinds()
     alone = row_pairs(build_folder(SEEDS), SEEDS_GOLD / "rows.yaml")
     print(f"by kind (the seeds plus that kind's development witnesses; seeds alone: {alone[0]}/{alone[1]} moments)")
     print(f"  {'kind':<13} {'episodes (per witness)':<44} {'moments':>10} {'seeds moments':>14} {'facts':>8}")
+    joined = (0, 0)
     for kind, files in [*groups.items(), ("ALL", [f for fs in groups.values() for f in fs])]:
         with tempfile.TemporaryDirectory() as tmp:
             ed = build_folder(edition_folder(Path(tmp) / "w", files))
             fig = measure(ed, set(files), Path(tmp))
+            if kind == "ALL":
+                joined = row_precision(ed, merged_gold(Path(tmp))[1])
         eps = " ".join(f"{s} {v:.2f}" for s, v in fig.episodes.items())
         mean = sum(fig.episodes.values()) / max(1, len(fig.episodes))
         m, sm, f = fig.moments, fig.seeds_moments, fig.facts
@@ -200,6 +237,10 @@ def report_kinds() -> None:
             f"  {kind:<13} {mean:.3f} ({eps})"[:60].ljust(60)
             + f" {m[0]:>4}/{m[1]:<4} {sm[0]:>6}/{sm[1]:<4} {f[0]:>3}/{f[1]:<3}"
         )
+    print(
+        f"ALL: of the pairs of cells of two families a row joins, both in gold groups, {joined[0]}/{joined[1]}"
+        " share one"
+    )
     # stable under addition: each development witness added to the seeds alone, the seeds' own moments kept
     each = {}
     for file in (f for files in groups.values() for f in files):

@@ -8,3 +8,12 @@ def test_every_set_of_the_development_set_and_its_gold_check():
     c = check()
     assert c.problems == []
     assert len(c.home) >= 12  # the six accounts of one tradition and the sets of other kinds
+
+
+def test_the_seeds_rows_join_only_cells_the_gold_says_tell_one_moment(seeds_edition):
+    """``row_precision`` counts what the rows join that they should not (``row_pairs`` never sees it): on the seeds,
+    every pair of cells of two families in one row that both hold gold words holds words of one gold group."""
+    from tests.gold import SEEDS_GOLD, row_precision
+
+    true, joined = row_precision(seeds_edition, SEEDS_GOLD / "rows.yaml")
+    assert joined >= 20 and true == joined

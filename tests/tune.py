@@ -10,7 +10,9 @@ A last corpus, ``all``, holds the seeds and every development witness together, 
 that helps each kind alone may still undo the others when many witnesses are added at once.
 
 The score is the episode agreement of the kind's witnesses (the assignment stage alone, tokens made once);
-with ``--rows`` it is the share of gold row pairs touching the kind's witnesses that share a row (whole builds).
+with ``--rows`` it is the share of gold row pairs touching the kind's witnesses that share a row (whole builds);
+with ``--rows-balanced``, that share's harmonic mean with the share of the pairs of cells the rows join that tell
+one moment by the gold groups (``tests.gold.row_precision``): the first alone rewards joining everything.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from edition.engine.params import Params
 from edition.engine.pipeline import build
 from edition.engine.resources import data_folders, load_resources
 from edition.engine.segment import definition_keys, segment
-from tests.gold import GOLD, ROOT, SEEDS, SEEDS_GOLD, gold_labels, row_pairs
+from tests.gold import GOLD, ROOT, SEEDS, SEEDS_GOLD, gold_labels, row_pairs, row_precision
 from tests.kinds import edition_folder, kinds, merged_gold
 
 SEEDS_KIND = "seeds"
@@ -81,8 +83,10 @@ def episodes_score(c: Corpus, params: Params) -> float:
     return sum(shares) / len(shares)
 
 
-def rows_score(c: Corpus, params: Params, rows_gold: Path) -> float:
-    """Share of the gold row pairs touching the scored witnesses that share a row, with ``params``."""
+def rows_score(c: Corpus, params: Params, rows_gold: Path, balanced: bool = False) -> float:
+    """Share of the gold row pairs touching the scored witnesses that share a row, with ``params``; ``balanced``:
+    its harmonic mean with the share of the pairs of cells the rows join that the gold groups say tell one
+    moment (``row_precision``): a value that joins less, and less wrongly, is weighed too."""
     resources = dataclasses.replace(c.resources, params=params)
     edition = build(c.folder, resources)
     scored = set(c.truth)
@@ -92,14 +96,20 @@ def rows_score(c: Corpus, params: Params, rows_gold: Path) -> float:
         else rows_gold
     )
     same, total, _ = row_pairs(edition, rows, involving=scored)
-    return same / max(1, total)
+    recall = same / max(1, total)
+    if not balanced:
+        return recall
+    true, joined = row_precision(edition, rows, involving=scored)
+    precision = true / max(1, joined)
+    return 2 * precision * recall / max(1e-9, precision + recall)
 
 
 def main(argv: list[str]) -> None:
-    by_rows = "--rows" in argv
+    balanced = "--rows-balanced" in argv
+    by_rows = "--rows" in argv or balanced
     base = Params()
     grid = {}
-    for arg in (a for a in argv if a != "--rows"):
+    for arg in (a for a in argv if not a.startswith("--")):
         name, values = arg.split("=")
         kind = type(getattr(base, name))
         grid[name] = [kind(v) for v in values.split(",")]
@@ -117,7 +127,7 @@ def main(argv: list[str]) -> None:
         scores: dict[str, list[float]] = {}
         for kind, c in corpora.items():
             scores[kind] = [
-                rows_score(c, dataclasses.replace(base, **combo), rows_gold)
+                rows_score(c, dataclasses.replace(base, **combo), rows_gold, balanced)
                 if by_rows
                 else episodes_score(c, dataclasses.replace(base, **combo))
                 for combo in combos
