@@ -142,7 +142,18 @@ def test_a_month_far_outside_the_episodes_time_is_no_date_of_it(every):
     now keeps a date note to months near it; the others' 九月 are still set side by side."""
     dated = [n for n in every.notes if n.type == "fact" and n.episode == "withdrawal" and n.label.startswith("時日")]
     assert not any(r.text == "一月" for n in dated for r in n.readings)
-    assert any(r.text == "九月" and "W" in r.sigla for n in dated for r in n.readings)
+    assert any(r.text == "九月" and {"BB", "CC", "O"} <= set(r.sigla) for n in dated for r in n.readings)
+
+
+def test_a_month_a_text_is_quoted_for_with_its_day_is_not_quoted_again(every):
+    """The encyclopaedia (W) gives 9月18日（貞觀十九年九月癸未）: quoted for the day of the order beside the others'
+    days, and its 九月 again in the month's note (所記同月：BB、CC、O、W 作九月): one fact twice (the sixteenth
+    reading's F5; F20 the same of Q's and W's 十月 beside their 十月丙申 and 10月1日)."""
+    dated = [n for n in every.notes if n.type == "fact" and n.label.startswith("時日")]
+    quoted = {(n.episode, r.text): set(r.sigla) for n in dated for r in n.readings}
+    assert "W" in quoted[("withdrawal", "9月18日")] and "W" not in quoted.get(("withdrawal", "九月"), set())
+    assert quoted.get(("withdrawal", "九月"), set()) >= {"BB", "CC", "O"}  # the months given alone stay
+    assert quoted.get(("liao-marshes", "十月")) and not {"Q", "W"} & quoted[("liao-marshes", "十月")]
 
 
 def test_a_witness_naming_the_lord_in_the_episode_is_not_said_not_to_name_him(every):

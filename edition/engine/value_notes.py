@@ -144,8 +144,31 @@ class ValueNotes:
                 continue
             for s, x in first.items():
                 into.setdefault(s, x)
+        found = self._months_told_by_day(found)
         notes = [(kind, label, self.q.worded(slot)) for kind, label, slot in found]
         return notes + self._lone_notes(everything, cover)
+
+    def _months_told_by_day(self, found: list[Slotted]) -> list[Slotted]:
+        """The notes, a month note less the texts a note of this episode quotes with a day of that month: the
+        encyclopaedia's 9月18日（貞觀十九年九月癸未…） is quoted for the day of the order, and its 九月 again in the
+        month's note was one fact twice (the sixteenth reading's F5 and F20). A month note left with too few
+        families to say anything goes."""
+        days = {
+            (s, m.group())
+            for kind, _, slot in found
+            if kind == "date"
+            for s, x in slot.items()
+            if x.key == "date" and (m := MONTH_OF.match(x.value))
+        }
+        out: list[Slotted] = []
+        for kind, label, slot in found:
+            if kind == "date" and slot and all(x.key == "month" for x in slot.values()):
+                slot = {s: x for s, x in slot.items() if (s, x.value) not in days}
+                agreed = len({x.value for x in slot.values()}) == 1
+                if len(self.q.families(slot)) < (self.agree if agreed else 2):
+                    continue
+            out.append((kind, label, slot))
+        return out
 
     def _value_notes(
         self,
