@@ -298,3 +298,11 @@ def test_a_place_a_gloss_says_was_called_so_is_not_the_texts_reading_where_it_na
     texts = {w.siglum: w.text for w in every.witnesses}
     a, _ = next(r.spans["CI"] for r in town.readings if "CI" in r.sigla)
     assert not texts["CI"][a - 3 : a].endswith("叫") and "葬" in texts["CI"][a - 6 : a]
+
+
+def test_texts_agree_on_a_man_only_where_the_episodes_definition_names_him(every):
+    """Seven texts name 閻立德 in 遼澤: six where they recall his road over the marsh in spring, the alternate
+    history (Z) where he builds the road back. 閻立德，所記同 set two events as one (the sixteenth reading's F14). An
+    agreement on a man is stated only for one the editor's definition of the episode names (長孫無忌 here)."""
+    agreed = [n.label for n in every.notes if n.type == "fact" and n.cls == "person" and n.label.endswith("所記同")]
+    assert "長孫無忌，所記同" in agreed and not any(label.startswith("閻立德") for label in agreed)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .quoting import Found, Quoting
 from .register import Entry, Mention, Register
@@ -77,6 +77,7 @@ class _Named:
     best: dict[str, dict[str, Said]]  # witness -> entry -> its mention that stands for it (``_rank``)
     taken: set[tuple[str, str]]  # (witness, entry): already standing in another entry's place
     called: Callable[[str, str], Said | None]  # (witness, name) -> where it writes that name in the episode
+    defines: Callable[[str], bool] = lambda e: True  # whether the editor's definition of the episode names entry e
 
 
 class EntityNotes:
@@ -112,6 +113,7 @@ class EntityNotes:
         cover: dict[tuple[str, str], tuple[str, ...]],
         in_episode: dict[str, set[str]],
         called: Callable[[str, str], Said | None] = lambda s, name: None,
+        defines: Callable[[str], bool] = lambda e: True,
     ) -> list[Found]:
         """Per register entry named here: do the witnesses name it alike (a standard name, a variant, or
         -- for an entry with no standard name -- not at all)? An entry another witness names in its place
@@ -119,8 +121,9 @@ class EntityNotes:
         where it never names the first) is its reading there. ``said``: what each witness of the episode says
         of this kind; ``in_episode``: the entries each names anywhere in the episode; ``called``: where a witness
         writes a name the register does not know in the episode (``Gathering.called``). The entries most
-        witnesses name come first: an entry standing in for one is not taken again for another."""
-        here = self._gather(kind, said, Told(group, cover), in_episode, called)
+        witnesses name come first: an entry standing in for one is not taken again for another. ``defines``:
+        whether the editor's definition of the episode names an entry (``_stated``)."""
+        here = replace(self._gather(kind, said, Told(group, cover), in_episode, called), defines=defines)
         who: dict[str, set[str]] = {}
         for s, mine in here.best.items():
             for e in mine:
@@ -333,6 +336,8 @@ class EntityNotes:
             # chronicles; A/B's 泥淖, D/E's 沼泽): not "the same" -- each wording listed, as where one text
             # alone names it (a person's title, 父皇 or 太宗 for 李世民, is no fact)
             return (kind, entry.name, self.q.worded(slot))
+        if kind == "person" and not here.defines(e):
+            return None  # a man the episode's definition does not name: agreeing on him may be of another moment
         if self._belongs(kind, e, slot, here.said, here.told):
             return (kind, f"{entry.name}，所記同", self.q.worded(slot))
         return None

@@ -21,7 +21,7 @@ from functools import partial
 from .counted import counted
 from .dates import MONTH_OF, month_number
 from .entity_notes import EntityNotes
-from .model import EpisodeResult, Family, Note, Reading, Row, Segment, Tokens, Window
+from .model import EpisodeDef, EpisodeResult, Family, Note, Reading, Row, Segment, Tokens, Window
 from .params import Params
 from .quoting import Found, Quoting, words
 from .register import Mention, Register
@@ -117,6 +117,13 @@ class Facts:
         month = month_number(m.group())
         return month is None or not window.far(month, self.slack)
 
+    def _defines(self, d: EpisodeDef, e: str) -> bool:
+        """Whether the editor's definition of the episode (description, cues, examples) names entry ``e``."""
+        entry = self.entities.entries.get(e)
+        defining = self.gathering.fold("".join((d.description, *d.cues, *d.examples)))
+        names = () if entry is None else (entry.name, *entry.names, *entry.variants)
+        return any(self.gathering.fold(n) in defining for n in names if n)
+
     def notes(self, episode: EpisodeResult) -> list[Note]:
         """The episode's fact notes: how each witness names each entry, over the whole episode (so a row
         structure never splits one fact in two); quantities and dates, row by row -- a row together with the
@@ -147,6 +154,7 @@ class Facts:
                 cover,
                 in_episode,
                 lambda s, name: self.gathering.called(s, name, cells.get(s, ())),
+                partial(self._defines, episode.episode),
             )
         texts = {
             (s, row.id): "".join(seg.folded for seg in segs) for row in episode.rows for s, segs in row.cells.items()
