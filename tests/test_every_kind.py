@@ -306,3 +306,25 @@ def test_texts_agree_on_a_man_only_where_the_episodes_definition_names_him(every
     agreement on a man is stated only for one the editor's definition of the episode names (長孫無忌 here)."""
     agreed = [n.label for n in every.notes if n.type == "fact" and n.cls == "person" and n.label.endswith("所記同")]
     assert "長孫無忌，所記同" in agreed and not any(label.startswith("閻立德") for label in agreed)
+
+
+def _label_at(edition, siglum: str, at: int) -> str | None:
+    (label,) = [
+        lab
+        for seg, lab in zip(edition.segments[siglum], edition.assignment[siglum], strict=True)
+        if seg.start <= at < seg.end
+    ]
+    return label
+
+
+def test_a_section_under_a_heading_naming_an_episode_the_text_tells_nowhere_else_is_that_episode(every):
+    """The 全唐文 selection (M) heads the emperor's prayer 祭征遼戰亡將士文 and prays in words no telling of the rite
+    uses (夫忠烈盡世，往賢明軌……撫膺一慟): the prayer stood in no episode, M 0.78. A section the labelling left
+    in no state takes its heading's one episode when the text tells it nowhere else; the alternate history's
+    preface under its chapter's title 第三十一章　辽水雪 stays out (it tells the marshes later, in its own words)."""
+    texts = {w.siglum: w.text for w in every.witnesses}
+    m = next(w.siglum for w in every.witnesses if w.meta.file == "206_quantangwen_jiwen.txt")
+    assert _label_at(every, m, texts[m].index("撫膺一慟")) == "rite"
+    assert _label_at(every, m, texts[m].index("祭征遼戰亡將士文")) is None  # the heading itself tells no moment
+    cb = next(w.siglum for w in every.witnesses if w.meta.file == "262_alternate_history.txt")
+    assert _label_at(every, cb, texts[cb].index("本书设定")) is None

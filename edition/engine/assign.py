@@ -340,8 +340,32 @@ def label(
     if params.rescue:
         labels = rescued(labels, raw, paid, price * params.rescue, params.rescue_bar, story, barred)
     # a section heading (六、遼澤：比打仗還可怕的回家路) names what follows and tells no moment: in no episode
-    heads = set(heading_at(segs))
+    heads = heading_at(segs)
+    labels = titled(labels, raw, heads)
+    heads = set(heads)
     return [0 if (barred and k in barred[i]) or i in heads else k for i, k in enumerate(labels)]
+
+
+def titled(labels: list[int], raw: list[list[float]], heads: list[int]) -> list[int]:
+    """A section the labelling left in no state at all takes the one state its heading's words hold evidence
+    for, when the witness tells that episode nowhere else: a collection's 祭征遼戰亡將士文 names the rite its
+    prayer tells in words no other telling uses (夫忠烈盡世，往賢明軌), as ``rescued`` looks again for an episode a
+    witness was given no word of. A chapter's title (第三十一章　辽水雪) over a preface, in a witness that tells
+    the marshes later in words of their own, leaves the preface as it was."""
+    out = list(labels)
+    told = set(labels)
+    starts = [i for i in heads if i - 1 not in heads]  # each heading's first segment
+    for h in starts:
+        end_of_head = h
+        while end_of_head + 1 in heads:
+            end_of_head += 1
+        body = range(end_of_head + 1, next((i for i in starts if i > h), len(labels)))
+        named = [k for k, e in enumerate(raw[h], 1) if e > 0]
+        if not body or len(named) != 1 or named[0] in told or any(labels[i] for i in body):
+            continue
+        for i in body:
+            out[i] = named[0]
+    return out
 
 
 def labels_of(
