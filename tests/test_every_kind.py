@@ -328,3 +328,13 @@ def test_a_section_under_a_heading_naming_an_episode_the_text_tells_nowhere_else
     assert _label_at(every, m, texts[m].index("祭征遼戰亡將士文")) is None  # the heading itself tells no moment
     cb = next(w.siglum for w in every.witnesses if w.meta.file == "262_alternate_history.txt")
     assert _label_at(every, cb, texts[cb].index("本书设定")) is None
+
+
+def test_a_letters_dateline_is_no_date_of_what_it_tells(every):
+    """The novel in letters (CA) heads a letter 十月十二日，營州。 and writes 昨天到了營州: the note on the day of
+    營州 listed CA 作十月十二日 beside the others' 十月十一日 (the sixteenth reading's F24, the seventeenth's F22). A
+    sentence of a date and places only dates the writing; a date alone (the 句號 copy's 丙午。至营州。) still opens
+    an entry."""
+    days = [n for n in every.notes if n.type == "fact" and n.episode == "rite" and n.label.startswith("時日")]
+    quoted = {(r.text, s) for n in days for r in n.readings for s in r.sigla}
+    assert ("十月十二日", "CA") not in quoted and ("丙午", "U") in quoted

@@ -337,9 +337,20 @@ class Gathering:
             out += [
                 replace(x, row=row, cited=self._cited(x))
                 for x in values
-                if x.kind != "direction" or not self.glossed(x)
+                if (x.kind != "direction" or not self.glossed(x)) and not (x.kind == "date" and self.dateline(x))
             ]
         return out
+
+    def dateline(self, x: Said) -> bool:
+        """Whether a date is a dateline: its sentence is the date and places, nothing else (a letter's
+        十月十二日，營州。 above 昨天到了營州): it dates the writing, not what is told, and is no date of an event."""
+        text = self.tokens[x.siglum].text
+        a, b = _sentence(text, x.start, x.end)
+        rest = [c for c in range(a, b) if not x.start <= c < x.end]
+        places = [m for m in self.index.starting(x.siglum, a, b) if m.kind == "place"]
+        for m in places:
+            rest = [c for c in rest if not m.start <= c < m.end]
+        return bool(places) and not any(text[c].isalnum() for c in rest)  # a date alone (乙酉。) opens an entry
 
     def sentence(self, x: Said) -> str:
         """The sentence a statement is made in, as written."""
