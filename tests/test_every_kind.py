@@ -216,7 +216,7 @@ def test_a_direction_is_quoted_from_the_town_it_names(every):
     fourteenth reading's F24). A direction from a town the text names goes before one from a bare 城."""
     (where,) = [n for n in every.notes if n.type == "fact" and n.episode == "rite" and n.label.startswith("方位")]
     quoted = {s: r.text for r in where.readings for s in r.sigla}
-    assert quoted["CF"] == "柳城西北" and quoted["CH"] == "柳城东南"
+    assert quoted["CF"] == "柳城西北" and quoted["CH"] == "柳城的东南"  # its 645 telling, not the dig's teacher
     assert quoted["A"] == "柳城東南" and quoted["D"] == "城南"
 
 
@@ -338,3 +338,14 @@ def test_a_letters_dateline_is_no_date_of_what_it_tells(every):
     days = [n for n in every.notes if n.type == "fact" and n.episode == "rite" and n.label.startswith("時日")]
     quoted = {(r.text, s) for n in days for r in n.readings for s in r.sigla}
     assert ("十月十二日", "CA") not in quoted and ("丙午", "U") in quoted
+
+
+def test_a_direction_is_quoted_from_the_narrative_not_a_speakers_words(every):
+    """The archaeologist's novel (CH) has its teacher say “东南，柳城东南。” at the dig, and tells in 645 that the
+    bones were 葬在柳城的东南. The rite's note on where quoted the teacher (the seventeenth reading's F21). Of a
+    text's directions from a named town, one outside quotation marks goes first."""
+    (where,) = [n for n in every.notes if n.type == "fact" and n.episode == "rite" and n.label.startswith("方位")]
+    texts = {w.siglum: w.text for w in every.witnesses}
+    a, _ = next(r.spans["CH"] for r in where.readings if "CH" in r.sigla)
+    paragraph = texts["CH"][texts["CH"].rfind("\n", 0, a) + 1 : a]
+    assert paragraph.count("“") == paragraph.count("”")

@@ -341,6 +341,17 @@ class Gathering:
             ]
         return out
 
+    def in_speech(self, x: Said) -> bool:
+        """Whether a statement stands inside quotation marks opened in its paragraph and not yet closed: a speaker's,
+        not the narrator's."""
+        text = self.tokens[x.siglum].text
+        start = text.rfind("\n", 0, x.start) + 1
+        depth = 0
+        for c in text[start : x.start]:
+            depth += c in QUOTE_OPEN
+            depth -= c in QUOTE_CLOSE and depth > 0
+        return depth > 0
+
     def dateline(self, x: Said) -> bool:
         """Whether a date is a dateline: its sentence is the date and places, nothing else (a letter's
         十月十二日，營州。 above 昨天到了營州): it dates the writing, not what is told, and is no date of an event."""

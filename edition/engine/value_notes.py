@@ -257,6 +257,7 @@ class ValueNotes:
             xs = [x for x in xs if x.key == key]
             if key == "direction":
                 xs = [x for x in xs if not _bare_town(x.text)] or xs
+                xs = [x for x in xs if not self.gathering.in_speech(x)] or xs
             if xs:
                 out[s] = xs[0]
         return out
