@@ -349,3 +349,13 @@ def test_a_direction_is_quoted_from_the_narrative_not_a_speakers_words(every):
     a, _ = next(r.spans["CH"] for r in where.readings if "CH" in r.sigla)
     paragraph = texts["CH"][texts["CH"].rfind("\n", 0, a) + 1 : a]
     assert paragraph.count("“") == paragraph.count("”")
+
+
+def test_every_text_giving_the_role_another_holder_is_quoted_for_it(every):
+    """E meets 太子李承乾, and so does the unseen alternate history (CJ: 太子承乾). With two texts naming 承乾 where
+    the prince comes, E was left out of the prince's note, CJ in it (the sixteenth reading's F26, the seventeenth's
+    F24): another holder of the note's role several texts name at the moment is each one's reading. The lecture,
+    which names 李承乾 and corrects itself to 李治 there, is quoted by 李治."""
+    (prince,) = [n for n in every.notes if n.type == "fact" and n.label.startswith("太子")]
+    quoted = {s: r.text for r in prince.readings for s in r.sigla}
+    assert quoted["E"] == "李承乾" and quoted["CJ"].endswith("承乾") and quoted["J"] == "李治"

@@ -293,7 +293,9 @@ class EntityNotes:
         another, named by no other family where ``s`` names it (an entry several families name at one moment is
         itself), and by fewer families in the episode than ``e`` (the others' entry is the fact, the lone
         witness's name its reading: E's 李承乾 for the others' prince 李治, not the lecture's slip 李承乾 the
-        others' reading of E's prince). Counting other families anywhere in the episode instead lost E's
+        others' reading of E's prince). Another holder of ``e``'s title may be named by several families there:
+        texts agreeing on another prince (E's and an alternate history's 承乾) each give the role's reading.
+        Counting other families anywhere in the episode instead lost E's
         prince to that slip, in a digression of another witness. Of an entry holding ``e``'s title, a family
         that names ``e`` too where ``s`` names it does not count: one role has one holder at a moment, and a
         text naming both there corrects or contrasts (the lecture's 李承乾——哎，说错了……这时候的太子是李治, in the
@@ -316,7 +318,7 @@ class EntityNotes:
             and f in self.entries
             and x.how != "title"
             and (s, f) not in here.taken
-            and len(others(x, f)) == 1
+            and (len(others(x, f)) == 1 or bool(set(self.entries[f].titles) & set(self.entries[e].titles)))
             and families(f) < least
         ]
 
