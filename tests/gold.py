@@ -79,6 +79,20 @@ def agreement(edition, gold: Path = GOLD) -> tuple[dict[str, float], dict[tuple[
     return per_witness, per_episode
 
 
+def _locate(edition, by_file: dict, entry) -> tuple[str, int, str] | None:
+    """Where a gold group's entry is: (siglum, offset, words); an entry is ``{file, words}`` or, in the seeds' older
+    file, the words alone (found in the one witness that has them, copies aside)."""
+    if isinstance(entry, dict):
+        w = by_file.get(entry["file"])
+        words = entry["words"]
+    else:
+        words = entry
+        w = next((x for x in edition.witnesses if words in x.text), None)
+    if w is None:
+        return None
+    return w.siglum, w.text.index(words), words
+
+
 def row_pairs(edition, rows: Path, involving: set[str] | None = None) -> tuple[int, int, list[tuple[str, str]]]:
     """Gold row groups: (pairs sharing a row, pairs whose two segments are in one episode, the misses). A pair
     two groups both hold (the development sets copy the groups of the sets before them) is counted once.
@@ -96,22 +110,11 @@ def row_pairs(edition, rows: Path, involving: set[str] | None = None) -> tuple[i
                     for i in range(seg.start, seg.end):
                         where[(siglum, i)] = (ep.episode.id, covers)
 
-    def locate(entry) -> tuple[str, int, str] | None:
-        if isinstance(entry, dict):
-            w = by_file.get(entry["file"])
-            words = entry["words"]
-        else:
-            words = entry
-            w = next((x for x in edition.witnesses if words in x.text), None)
-        if w is None:
-            return None
-        return w.siglum, w.text.index(words), words
-
     same = total = 0
     misses = []
     seen: set[tuple[tuple[str, int], tuple[str, int]]] = set()  # a pair that several groups repeat counts once
     for group in yaml.safe_load(rows.read_text(encoding="utf-8")):
-        found = [x for x in map(locate, group) if x]
+        found = [x for x in (_locate(edition, by_file, entry) for entry in group) if x]
         for (sa, ia, wa), (sb, ib, wb) in combinations(found, 2):
             if involving is not None and not {sa, sb} & involving:
                 continue
@@ -138,13 +141,8 @@ def row_precision(edition, rows: Path, involving: set[str] | None = None) -> tup
     by_file = {w.meta.file: w for w in edition.witnesses}
     held: dict[str, list[tuple[int, int, int]]] = {}  # siglum -> (start, end, group) of gold words
     for g, group in enumerate(yaml.safe_load(rows.read_text(encoding="utf-8"))):
-        for entry in group:
-            words = entry["words"] if isinstance(entry, dict) else entry
-            w = by_file.get(entry["file"]) if isinstance(entry, dict) else None
-            w = w or next((x for x in edition.witnesses if words in x.text), None)
-            if w is not None and words in w.text:
-                at = w.text.index(words)
-                held.setdefault(w.siglum, []).append((at, at + len(words), g))
+        for siglum, at, words in (x for x in (_locate(edition, by_file, entry) for entry in group) if x):
+            held.setdefault(siglum, []).append((at, at + len(words), g))
     family = {s: f.id for f in edition.families for s in f.members}
     true = total = 0
     for ep in edition.episodes:

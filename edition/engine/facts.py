@@ -21,7 +21,7 @@ from functools import partial
 from .counted import counted
 from .dates import MONTH_OF, month_number
 from .entity_notes import EntityNotes
-from .model import EpisodeDef, EpisodeResult, Family, Note, Reading, Row, Segment, Tokens, Window
+from .model import EpisodeResult, Family, Note, Reading, Row, Segment, Tokens, Window
 from .params import Params
 from .quoting import Found, Quoting, words
 from .register import Mention, Register
@@ -94,16 +94,13 @@ class Facts:
             params.role,
             self.gathering.spoken_of,
         )
-        told = {
-            (s, seg.start, seg.end): ep.episode.id
-            for ep in episodes
-            for row in ep.rows
-            for s, segs in row.cells.items()
-            for seg in segs
-        }
-        spans: dict[str, list[tuple[int, int, str]]] = {}
-        for (s, a, b), ep_id in sorted(told.items()):
-            spans.setdefault(s, []).append((a, b, ep_id))
+        spans: dict[str, list[tuple[int, int, str]]] = {}  # each witness's cells, in order, with their episode
+        for ep in episodes:
+            for row in ep.rows:
+                for s, segs in row.cells.items():
+                    spans.setdefault(s, []).extend((seg.start, seg.end, ep.episode.id) for seg in segs)
+        for cells in spans.values():
+            cells.sort()
         self.values = ValueNotes(
             self.gathering, quoting, params.agree, params.apart, params.role, partial(_episode_at, spans)
         )
@@ -117,10 +114,10 @@ class Facts:
         month = month_number(m.group())
         return month is None or not window.far(month, self.slack)
 
-    def _defines(self, d: EpisodeDef, e: str) -> bool:
-        """Whether the editor's definition of the episode (description, cues, examples) names entry ``e``."""
+    def _defines(self, defining: str, e: str) -> bool:
+        """Whether the editor's definition of the episode (``defining``: its description, cues and examples, in the
+        compared form) names entry ``e``."""
         entry = self.entities.entries.get(e)
-        defining = self.gathering.fold("".join((d.description, *d.cues, *d.examples)))
         names = () if entry is None else (entry.name, *entry.names, *entry.variants)
         return any(self.gathering.fold(n) in defining for n in names if n)
 
@@ -145,6 +142,8 @@ class Facts:
             s: {e for x in xs if x.how != "title" for e in x.entries}  # a shared title (太子) names none
             for s, xs in everything.items()
         }
+        d = episode.episode
+        defining = self.gathering.fold("".join((d.description, *d.cues, *d.examples)))
         found: list[Found] = []
         for kind in ENTITIES:
             found += self.entities.notes(
@@ -154,7 +153,7 @@ class Facts:
                 cover,
                 in_episode,
                 lambda s, name: self.gathering.called(s, name, cells.get(s, ())),
-                partial(self._defines, episode.episode),
+                partial(self._defines, defining),
             )
         texts = {
             (s, row.id): "".join(seg.folded for seg in segs) for row in episode.rows for s, segs in row.cells.items()

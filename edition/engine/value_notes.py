@@ -227,6 +227,14 @@ class ValueNotes:
             out.append((kind, label, slot))
         return out
 
+    def _shared(self, worded: dict[str, set[str]]) -> set[str]:
+        """The character pairs that ``agree`` families' wordings hold (a family's texts together): how the texts word
+        a moment in common."""
+        by_family: defaultdict[str, set[str]] = defaultdict(set)
+        for s, pairs in worded.items():
+            by_family[self.q.family(s)] |= pairs
+        return {p for p, n in Counter(p for ps in by_family.values() for p in ps).items() if n >= self.agree}
+
     def _dating_alike(self, slot: dict[str, Said], cells: dict[tuple[str, str], str]) -> dict[str, Said]:
         """The slot less a day whose cell is the day alone (the rest of its sentence in other rows) and whose
         sentence words nothing as the others do: no character pair (no numeral, no 月 or 日) that the sentences
@@ -234,10 +242,7 @@ class ValueNotes:
         dates another event (CJ's 九月初十，御帳裡又議了一回, a council, beside the others' 九月二十日，至遼東城).
         A day told in a sentence of its own (Z's 九月初九，重阳。) keeps its cell's company."""
         worded = {s: {p for p in self.gathering.wording(x) if not set(p) & DAY_WORDS} for s, x in slot.items()}
-        shared: defaultdict[str, set[str]] = defaultdict(set)
-        for s, pairs in worded.items():
-            shared[self.q.family(s)] |= pairs
-        role = {p for p, n in Counter(p for ps in shared.values() for p in ps).items() if n >= self.agree}
+        role = self._shared(worded)
         if not role:
             return slot
 
@@ -319,10 +324,7 @@ class ValueNotes:
         families = self.q.families(slot)
         if len(families) < self.agree:
             return {}
-        shared: defaultdict[str, set[str]] = defaultdict(set)  # family -> the pairs its cells of the count hold
-        for s, x in slot.items():
-            shared[self.q.family(s)] |= wording(cells.get((s, x.row), ""))
-        role = {p for p, n in Counter(p for ps in shared.values() for p in ps).items() if n >= self.agree}
+        role = self._shared({s: wording(cells.get((s, x.row), "")) for s, x in slot.items()})
         values = [x.value for x in slot.values()]
         out = {}
         for s, xs in everything.items():
