@@ -31,8 +31,10 @@ from functools import partial
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.structure import pages as mkdocs_pages
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
 
 from edition.engine.cache import digest
 from edition.engine.export import to_dict, to_json
@@ -46,6 +48,7 @@ from edition.site.cache import SiteCache
 from edition.site.error import LastGoodSite
 from edition.site.parameters import MARKER as PARAMETERS
 from edition.site.parameters import parameters_table
+from edition.site.raw_html import as_html
 from edition.site.render import render_site
 from edition.site.templating import BYTECODE
 
@@ -250,7 +253,8 @@ class PageRenders:
         for logger in loggers:
             logger.addHandler(catch)
         try:
-            self._render(page, config, files)
+            if not _as_html(page):
+                self._render(page, config, files)
         finally:
             for logger in loggers:
                 logger.removeHandler(catch)
@@ -263,6 +267,21 @@ class PageRenders:
             None if links is None else {f.src_uri: dict(a) for f, a in links.items()},
             tuple(catch.records.values()),
         )
+
+
+def _as_html(page: Page) -> bool:
+    """A page of raw HTML only, rendered without Markdown (``raw_html.as_html``), as ``Page.render`` leaves it;
+    False for any other page."""
+    html = as_html(page.markdown or "")
+    if html is None:
+        return False
+    raw_ids = mkdocs_pages._RawHTMLPreprocessor()  # its anchors, as MkDocs reads them
+    raw_ids.run(page.markdown.split("\n"))
+    page.content, page.toc, page._title_from_render = html, get_toc([]), None
+    page.present_anchor_ids = set() | raw_ids.present_anchor_ids
+    if mkdocs_pages.log.getEffectiveLevel() > logging.DEBUG:
+        page.links_to_anchors = {}
+    return True
 
 
 _renders = PageRenders()

@@ -22,7 +22,8 @@ of Han characters), and its worker matches a query against those words. Three th
    in either script and by its metadata, but they are fenced with U+2063 (INVISIBLE SEPARATOR, which
    ``mkdocs.yml``'s search separator also splits at): the worker (docs/assets/javascripts/workers/
    edition-search.js) leaves the fenced parts out of its phrase matching and its snippets, so a snippet shows
-   a sentence once, in the page's script, and a witness's snippet starts in its text, not in its metadata.
+   a sentence once, in the page's script, and a witness's snippet starts in its text, not in its metadata. A
+   page is fenced again only when its HTML changed (``FENCED``).
 """
 
 from __future__ import annotations
@@ -200,11 +201,15 @@ def fence(html: str) -> str:
     return META.sub(lambda m: f"{HIDDEN_FENCE}{m[0]}{HIDDEN_FENCE}", html)
 
 
+FENCED = SiteCache()  # a page's HTML -> it fenced: a rebuild fences only the pages that changed
+
+
 def on_page_content(html: str, page, config, files) -> str:
-    return fence(html)
+    return FENCED.get((html,), lambda: fence(html))
 
 
 def on_post_build(config) -> None:
+    FENCED.end_build()
     ENTRIES.end_build()
     SEGMENTED.end_build()
     CHUNKS.end_build()

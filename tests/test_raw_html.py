@@ -1,9 +1,11 @@
-"""The raw HTML stand-ins (``edition.site.raw_html``) never change what Python-Markdown makes of a page."""
+"""The raw HTML stand-ins (``edition.site.raw_html``) never change what Python-Markdown makes of a page, and a
+page taken as HTML without Markdown (``as_html``) is what Markdown makes of it."""
 
 from __future__ import annotations
 
 import markdown
 import pytest
+from mkdocs.utils import meta
 
 from edition.site import raw_html
 
@@ -32,6 +34,16 @@ CASES = {
     "a less-than in a value": f'<div title="a<b">{LONG}</div>\n\n文\n',
     "an ill-formed reference in a value": f'<div title="a&b">{LONG}</div>\n\n文\n',
     "a script after": f"<div>{LONG}</div>\n\n<script>var a = '<div>';</script>\n",
+    "raw HTML only": f'<div class="a">{LONG}</div>\n\n\n<p>甲\n乙</p>\n  \n<ol><li>{LONG}</li>\n<li>丁</li></ol>\n',
+    "a tag over two lines only": f'<div class="a"\ntitle="b>c">{LONG}<span\n>乙</span></div>\n',
+    "an inner element left open only": f"<div><p>{LONG}</div>\n",
+    "a bare less-than only": f"<div>{LONG} 甲 < 乙</div>\n",
+    "a bare ampersand only": f"<div>{LONG} & &amp x</div>\n",
+    "void tags only": f"<div>{LONG}<br><hr><img src='x'/></div>\n\n<hr>\n",
+    "text after the closing tag": f"<div>{LONG}</div>\n\n<p>甲</p>乙\n",
+    "a blank line inside": f"<div>\n\n<p>{LONG}</p>\n\n</div>\n",
+    "leading blank lines": f"\n\n<div>{LONG}</div>\n\n",
+    "a tab inside": f"<div>{LONG}\t甲</div>\n",
 }
 
 
@@ -49,6 +61,32 @@ def test_a_generated_page_converts_to_the_same_html_through_stand_ins(site_pages
     for path, text in site_pages.items():
         if path.endswith(".md"):
             assert convert(text, True) == convert(text, False), path
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_a_page_taken_as_html_is_what_markdown_makes_of_it(name):
+    html = raw_html.as_html(CASES[name])
+    assert html is None or html == convert(CASES[name], False)
+
+
+def test_pages_of_raw_html_only_are_taken_as_html():
+    taken = {name for name in CASES if raw_html.as_html(CASES[name]) is not None}
+    assert taken == {
+        "elements over lines",
+        "raw HTML only",
+        "a tag over two lines only",
+        "an inner element left open only",
+        "leading blank lines",
+    }
+
+
+def test_a_generated_episode_or_witness_page_is_taken_as_html_and_is_what_markdown_makes_of_it(site_pages):
+    for path, text in site_pages.items():
+        if path.endswith(".md"):
+            body = meta.get_data(text)[0]  # as MkDocs hands a page's Markdown to the converter
+            html = raw_html.as_html(body)
+            assert (html is not None) == path.startswith(("episodes/", "witnesses/")), path
+            assert html is None or html == convert(body, False), path
 
 
 def test_a_long_element_is_stashed_through_a_stand_in(monkeypatch):

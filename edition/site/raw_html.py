@@ -10,6 +10,11 @@ raw block around it, exactly as a stand-in of the same tag around a unique token
 the parser as stand-ins, and the stand-ins are replaced by the lines in the stash right after it: the page
 converts to the same HTML. A document holding anything that switches ``html.parser`` out of reading tags (a
 comment, a declaration, a script or style element) is left alone.
+
+A page that is nothing but such elements (an episode's or a witness's page: block after block of raw HTML, each
+opened by a block-level tag at its first letter and closed by it at its last) needs no Markdown at all: what
+Python-Markdown makes of it is its blocks as written, after ``cjk.join_lines`` and with each run of blank lines
+one blank line (``as_html``; the tests hold it to Markdown's output on every generated page).
 """
 
 from __future__ import annotations
@@ -18,6 +23,9 @@ import re
 
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
+from markdown.util import BLOCK_LEVEL_ELEMENTS
+
+from .cjk import join_lines
 
 LONG = 200  # shorter elements are left to the parser: a stand-in saves little there
 _ATTR = r'\s+[a-zA-Z_:][-a-zA-Z0-9_:.]*(?:="[^"]*")?'
@@ -28,6 +36,29 @@ _OTHER_STATES = re.compile(
 )
 _MARK, _END = "\ufdd0", "\ufdd1"  # noncharacters around a stand-in's number; a document holding one is left alone
 _STAND_IN = re.compile(f"<[a-z0-9-]+>{_MARK}([0-9]+){_END}</[a-z0-9-]+>")
+
+
+_BLANK_LINES = re.compile(r"\n(?: *\n)+")  # what separates two blocks (Markdown reads a line of spaces as blank)
+_OPENING = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)[\s>]")
+_ODD = re.compile(rf"<(?![a-zA-Z/])|{_BAD_REFERENCE.pattern}")
+_BLOCK_LEVEL = frozenset(BLOCK_LEVEL_ELEMENTS) - {"hr"}  # <hr> opens no element: its block would be Markdown's
+
+
+def as_html(markdown: str) -> str | None:
+    """The HTML Python-Markdown (with ``cjk``) makes of a page's Markdown that is only blocks of raw HTML, each
+    opening with a block-level tag and ending with its closing tag; None for any other page, which Markdown
+    converts. Such a page is stashed block by block as written: converting megabytes only to get them back costs
+    a third of a second a page. A page holding what Markdown would rewrite or read otherwise (a tab, a carriage
+    return, Markdown's own stash marks, a comment or a script, a ``<`` that opens no tag, an ill-formed character
+    reference) is left to it."""
+    if any(c in markdown for c in "\t\r\x02\x03") or _OTHER_STATES.search(markdown) or _ODD.search(markdown):
+        return None
+    blocks = _BLANK_LINES.split(join_lines(markdown).strip("\n"))
+    for block in blocks:
+        m = _OPENING.match(block)
+        if m is None or m[1] not in _BLOCK_LEVEL or not block.endswith(f"</{m[1]}>"):
+            return None
+    return "\n\n".join(blocks)
 
 
 def element_end(md: Markdown, text: str, start: int) -> tuple[str, int] | None:
