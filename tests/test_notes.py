@@ -1063,3 +1063,27 @@ def test_a_name_written_straight_after_a_title_names_the_man():
     assert named("立了李泰為太子。太子李泰生得肥胖。李泰是夏天到的。李泰先看見的。") == "李泰"
     assert named("太子。長孫無忌來了。長孫無忌說。長孫無忌又說。") is None  # a mark between
     assert named("城主高聲喊道：「走！」") is None  # 高聲 is written once
+
+
+def test_a_recurring_name_of_an_unknown_surname_after_a_title_is_no_not_naming():
+    """An alternate history names the lord 明臨孝寬 (這就是安市城主明臨孝寬, then three times more), a 高句麗 name whose
+    surname the engine does not know: the note on the lord listed it 不名, which a scholar read as false. Four letters
+    that recur straight after the title say the witness names him by a name the engine cannot delimit: "" (it is
+    left out of the note), not None (不名); words after a title that do not recur still say nothing."""
+    from edition.engine.normalise import Normaliser
+    from edition.engine.register import Entry, Register, mention_forms, mentions
+    from edition.engine.said import Gathering
+
+    norm = Normaliser({})
+    register = Register((Entry("lord", "person", "楊萬春", ("楊萬春",), ("城主",)),))
+    forms = mention_forms(register, norm)
+
+    def named(text: str) -> str | None:
+        tokens = {"CJ": norm.tokenise_text("CJ", text)}
+        found = mentions("CJ", tokens["CJ"], forms)
+        return Gathering(found, tokens, norm.fold_text, ("李", "高")).naming("CJ", "lord")
+
+    text = "這就是安市城主明臨孝寬。明臨孝寬收了綾子。明臨孝寬的名字。可是明臨孝寬沒有說話。"
+    assert named(text) == ""
+    assert named("這就是安市城主明臨孝寬。後來再沒人提起他。") is None  # written once: no sign of a name
+    assert named("城主登城拜辭。城主守得好。") is None

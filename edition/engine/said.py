@@ -408,25 +408,31 @@ class Gathering:
                 if said:
                     found = self._name_after(tokens, said.end(), j)
                     break
-                found = self._titled(tokens, tokens.index(m.end - 1) + 1, m.end)
-                if found:
+                titled = self._titled(tokens, tokens.index(m.end - 1) + 1, m.end)
+                if titled:
+                    found = titled
                     break
+                if titled == "" and found is None:
+                    found = ""  # named, by a name it cannot read: unless a later sentence reads it
             self._naming[(siglum, entry)] = found
         return self._naming[(siglum, entry)]
 
     def _titled(self, tokens: Tokens, i: int, end: int) -> str | None:
         """The name written straight after a title that ends at ``end`` (太子李泰, an alternate history's prince):
         two or three letters from letter ``i`` on, with nothing between, the first a surname, that the text writes
-        three times at least -- a name recurs, the words that may follow a title (高声) seldom do. None where there
-        is none."""
+        three times at least -- a name recurs, the words that may follow a title (高声) seldom do. "" where three or
+        four such letters recur so but the first is no surname the engine knows (安市城主明臨孝寬: a 高句麗 name): a
+        name it cannot delimit, so the witness is not listed as not naming him. None where there is none."""
         n = tokens.n
-        if i >= len(n) or tokens.at[i] != end or not (n[i] in self.surnames or n[i : i + 2] in self.surnames):
+        if i >= len(n) or tokens.at[i] != end:
             return None
-        for size in (3, 2):
+        known = n[i] in self.surnames or n[i : i + 2] in self.surnames
+        for size in (3, 2) if known else (4, 3):
             name = n[i : i + size]
-            unbroken = all(tokens.at[k] == tokens.at[k - 1] + 1 for k in range(i + 1, i + size))
-            if len(name) == size and unbroken and n.count(name) >= TITLED_RECURS:
-                return tokens.text[tokens.at[i] : tokens.at[i + size - 1] + 1]
+            if len(name) < size or any(tokens.at[k] != tokens.at[k - 1] + 1 for k in range(i + 1, i + size)):
+                continue
+            if n.count(name) >= TITLED_RECURS:
+                return tokens.text[tokens.at[i] : tokens.at[i + size - 1] + 1] if known else ""
         return None
 
     def _name_after(self, tokens: Tokens, i: int, j: int) -> str:
