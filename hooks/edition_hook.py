@@ -10,7 +10,8 @@ that folder lacks (``episodes.yaml`` …) are taken from ``seeds`` next to ``mkd
 Every data file is read again on every build; the cache (kept for the life of the process, so
 across the rebuilds of ``mkdocs serve``) is keyed by content and never serves stale results. It also
 keeps what MkDocs' Markdown conversion made of each page (``PageRenders``): MkDocs converts every page
-on every build, and Python-Markdown reads a generated page's HTML twice (half a seeds rebuild).
+on every build, and Python-Markdown reads a generated page's HTML twice (half a seeds rebuild). A page that is
+raw HTML only (an episode's, a witness's: megabytes at 10 x 50k) is not converted at all (``raw_html.as_html``).
 
 Bad input (``EditionError``): ``mkdocs build`` fails with one message naming the file; under
 ``mkdocs serve`` the build goes on with the last good build's pages and downloads, every page
