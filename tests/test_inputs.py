@@ -770,3 +770,28 @@ def test_cli_bad_input_exits_2_with_one_clear_line(tmp_path, case, command):
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert str(seeds / name) in done.stderr
+
+
+def test_an_editors_folded_description_shows_no_space_between_chinese_characters(tmp_path):
+    """YAML folds a long value's lines with a space (``>-``), which Chinese does not have: the seeds' episodes.yaml
+    breaks 班師's description after 內地， and the page showed 內地， 耀兵. An editor's description reads as one line
+    of Chinese; a space beside a Latin letter stays, and a witness's text is untouched (its spaces are its own)."""
+    from edition.engine.episodes import load_episodes
+
+    path = tmp_path / "episodes.yaml"
+    path.write_text(
+        "episodes:\n  - id: a\n    title: 班師\n    description: >-\n"
+        "      先遷戶口入內地，\n      耀兵於城下；與 A 同\n",
+        encoding="utf-8",
+    )
+    ((episode,), _) = load_episodes(path)
+    assert episode.description == "先遷戶口入內地，耀兵於城下；與 A 同"
+    folder = tmp_path / "w"
+    folder.mkdir()
+    (folder / "a.txt").write_text("甲乙， 丙丁。\n", encoding="utf-8")
+    (folder / "catalogue.yaml").write_text(
+        "witnesses:\n  - file: a.txt\n    description: >-\n      簡體字本；\n      城主不具名\n", encoding="utf-8"
+    )
+    (witness,) = load_witnesses(folder, [])
+    assert witness.meta.description == "簡體字本；城主不具名"
+    assert witness.text == "甲乙， 丙丁。\n"

@@ -13,6 +13,7 @@ and crashes the process), and a key given twice in one mapping (YAML keeps the l
 from __future__ import annotations
 
 import codecs
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -225,6 +226,19 @@ def text_field(path: Path, entry: YamlMap, key: str, where: str, required: bool 
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise EditionError(path, f"{where}: '{key}' must be text", entry.line_of(key))
     return str(value).strip()
+
+
+# a run of white space between two Chinese characters (letters, marks, full-width forms)
+_CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+_CJK_GAP = re.compile(rf"(?<=[{_CJK}])\s+(?=[{_CJK}])")
+
+
+def prose(text: str) -> str:
+    """An editor's prose as the reader is to see it: YAML folds a long value's lines (``>-``) with a space between
+    them, which Chinese does not have (遼州、蓋州、巖州戶口入內地， 耀兵於安市城下): a space between two Chinese
+    characters is dropped. For the texts an editor writes about the edition (an episode's description, a witness's
+    description), not for quotations of a witness, which must match it as written."""
+    return _CJK_GAP.sub("", text)
 
 
 def texts_field(path: Path, entry: YamlMap, key: str, where: str) -> tuple[str, ...]:

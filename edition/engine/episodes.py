@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from ..errors import EditionError
-from .datafile import YamlMap, check_keys, read_yaml, sections, text_field, texts_field
+from .datafile import YamlMap, check_keys, prose, read_yaml, sections, text_field, texts_field
 from .dates import month_number, numeral
 from .model import EpisodeDef, Window
 
@@ -60,7 +60,7 @@ def _definition(path: Path, entry: YamlMap, n: int, where: str, seen: set[str], 
         id=eid,
         title=text_field(path, entry, "title", where, required=not context) or eid,
         order=order,
-        description=text_field(path, entry, "description", where),
+        description=prose(text_field(path, entry, "description", where)),
         cues=texts_field(path, entry, "cues", where),
         examples=texts_field(path, entry, "examples", where),
         line=entry.line,

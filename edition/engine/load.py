@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..errors import EditionError
 from .convert import detect_script
-from .datafile import check_keys, entries, read_yaml, text_field, within
+from .datafile import check_keys, entries, prose, read_yaml, text_field, within
 from .model import Witness, WitnessMeta
 
 CATALOGUE = "catalogue.yaml"
@@ -77,7 +77,7 @@ def read_catalogue(folder: Path, files: list[str]) -> list[WitnessMeta]:
                 file=name,
                 siglum=siglum,
                 title=g.get("title") or name,
-                description=g.get("description", ""),
+                description=prose(g.get("description", "")),
                 source=g.get("source", ""),
                 encoding=g.get("encoding") or None,
                 family=g.get("family") or None,
