@@ -170,8 +170,10 @@ def _with_kind(n: str, a: int, b: int) -> tuple[int, int]:
 
 
 def _troops(n: str, a: int, b: int) -> bool:
-    """Whether the count n[a:b] counts men under arms: a word for them just before or just after it."""
-    return any(n[:a].endswith(t) or n[b:].startswith(t) for t in TROOPS)
+    """Whether the count n[a:b] counts men under arms: a word for them just before or just after it. Tested in
+    place: ``n`` is a whole witness when its every count is read (``Gathering.given``), and a slice of it per count
+    and per word made the reading grow with the square of its length."""
+    return any(n.endswith(t, 0, a) or n.startswith(t, b) for t in TROOPS)
 
 
 def directions(tokens: Tokens, seg: Segment, places: list[tuple[int, int]]) -> list[Said]:
