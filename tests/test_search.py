@@ -176,6 +176,19 @@ def test_a_witness_snippet_starts_in_its_text(answers):
         assert not re.search(r"\.txt|題名|說明|來源|長度|字元|本系|：\d+ 字", text), text
 
 
+def test_an_episode_is_indexed_without_its_neighbours_titles(built_site):
+    """A snippet of 遼澤 read 師下一段：祭奠 → 大軍至遼東: the links to the episodes before and after are the page's
+    navigation, not its words, and stay out of the index (a query for 祭奠 does not find 遼澤 by its link)."""
+    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    # each page's words, without the word breaks and fences the search writes between them
+    episodes = {d["location"]: re.sub("[\u200b\u2063]", "", d["text"]) for d in index["docs"]}
+    episodes = {where: text for where, text in episodes.items() if where.startswith("episodes/")}
+    assert len(episodes) >= 5
+    for where, text in episodes.items():
+        assert "上一段" not in text and "下一段" not in text, where
+    assert any("大軍至遼東" in text for text in episodes.values())  # the description, right after it, is indexed
+
+
 def test_the_page_shows_the_results_clean(desktop, base_url):
     """What the reader sees and copies: titles and snippets without zero-width characters, the name marked."""
     from tests.test_browser import search
