@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .quoting import Found, Quoting
 from .register import Entry, Mention, Register
@@ -77,7 +77,7 @@ class _Named:
     best: dict[str, dict[str, Said]]  # witness -> entry -> its mention that stands for it (``_rank``)
     taken: set[tuple[str, str]]  # (witness, entry): already standing in another entry's place
     called: Callable[[str, str], Said | None]  # (witness, name) -> where it writes that name in the episode
-    defines: Callable[[str], bool] = lambda e: True  # whether the editor's definition of the episode names entry e
+    defines: Callable[[str], bool]  # whether the editor's definition of the episode names entry e
 
 
 class EntityNotes:
@@ -123,7 +123,7 @@ class EntityNotes:
         writes a name the register does not know in the episode (``Gathering.called``). The entries most
         witnesses name come first: an entry standing in for one is not taken again for another. ``defines``:
         whether the editor's definition of the episode names an entry (``_stated``)."""
-        here = replace(self._gather(kind, said, Told(group, cover), in_episode, called), defines=defines)
+        here = self._gather(kind, said, Told(group, cover), in_episode, called, defines)
         who: dict[str, set[str]] = {}
         for s, mine in here.best.items():
             for e in mine:
@@ -143,6 +143,7 @@ class EntityNotes:
         told: Told,
         in_episode: dict[str, set[str]],
         called: Callable[[str, str], Said | None],
+        defines: Callable[[str], bool],
     ) -> _Named:
         """Where each witness names each entry, and which of its mentions stands for it: the choice (``_rank``)
         looks at what all the witnesses name, so every mention is counted first."""
@@ -153,7 +154,7 @@ class EntityNotes:
                     rows_of.setdefault((s, x.entries[0]), set()).add(x.row)
                     told.add(x, x.entries[0], self.q.family(s))
         best = {s: self._best(xs, told) for s, xs in said.items()}
-        return _Named(kind, said, in_episode, told, rows_of, best, set(), called)
+        return _Named(kind, said, in_episode, told, rows_of, best, set(), called, defines)
 
     def _best(self, xs: list[Said], told: Told) -> dict[str, Said]:
         """A witness's mention of each entry that stands for it (``_rank``): a witness is quoted once an entry."""
