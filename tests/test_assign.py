@@ -108,6 +108,23 @@ def test_an_annal_is_read_in_the_years_it_counts(annals, file, words, episode):
     assert labels_by_char(annals, w.siglum, len(w.text))[w.text.index(words)] == episode
 
 
+def test_a_commentarys_years_standing_alone_head_its_entries(tmp_path):
+    """A 綱目 commentary (續麟) beside the 綱目 it comments on heads each year with its cyclical name and the year
+    alone, cut off as the 綱目 cuts it ((乙巳)十九年 │ 帝攻安市城不下詔班師): read as years, the 十九年 headline tells
+    the withdrawal (the 六月 of a quoted 六月四日事 had ruled it out, and the commentary after it took its place),
+    and 二十年's 冬十月 is another year's, not the marshes' (it was read one year back, as the year the evidence for
+    the windows' months was in, when a headline's year with no month counted for nothing)."""
+    from tests.kinds import edition_folder
+
+    edition = build_folder(edition_folder(tmp_path / "w", ["103_gangmu_skqs.txt", "204_gangmu_xulin.txt"]))
+    w = next(x for x in edition.witnesses if x.meta.file.startswith("204"))
+    labels = labels_by_char(edition, w.siglum, len(w.text))
+    assert labels[w.text.index("草枯水凍")] == "withdrawal"
+    assert labels[w.text.index("乃耀兵於安市城下")] == "withdrawal"
+    assert labels[w.text.index("書班師羙也")] is None  # the commentary's verdict on the headline
+    assert labels[w.text.index("冬十月貶蕭瑀")] is None
+
+
 def test_the_year_an_annal_tells_the_episodes_in_is_where_their_evidence_is():
     from edition.engine.assign import reign_shift
     from edition.engine.model import Window
@@ -118,6 +135,8 @@ def test_the_year_an_annal_tells_the_episodes_in_is_where_their_evidence_is():
     assert reign_shift(dates, raw, defs) == 15  # 四年 holds 9 (in 九月 and 十月), 五年 2, 三年 1
     assert reign_shift([(19, 9), (21, 9)], [[3.0, 0.0], [3.0, 0.0]], defs) == 0  # a tie: the window's own year
     assert reign_shift([(None, 9)], [[3.0, 0.0]], defs) == 0  # no year said: none to shift
+    # a year's headline with no month (a 綱目's 十九年 … 詔班師) may tell the windows' months: its evidence counts
+    assert reign_shift([(19, None), (20, 10)], [[40.0, 0.0], [0.0, 3.0]], defs) == 0
 
 
 def test_a_narrative_falls_between_the_dates_it_moves_on_by():

@@ -41,6 +41,22 @@ def test_the_calendar_follows_the_entries():
     assert calendar(heads) == [(19, 2), (19, 2), (19, 2), (19, 9), (19, 10), (20, 3), (21, None), (21, 5), (22, 1)]
 
 
+def test_a_year_standing_alone_heads_an_entry():
+    """A 綱目 commentary heads each year with its cyclical name and the year alone ((乙巳)十九年帝攻安市城不下…):
+    the year is in force from there and the month of a quoted earlier event (六月四日事) is not."""
+    heads = ["六月四日事", "乙巳", "十九年", "帝攻安市城不下诏班师", "丙午", "二十年", "冬十月贬萧瑀", "在位二十三年"]
+    assert calendar(heads) == [
+        (None, 6),
+        (None, 6),
+        (19, None),
+        (19, None),
+        (19, None),
+        (20, None),
+        (20, 10),
+        (20, 10),  # a year inside a clause heads nothing
+    ]
+
+
 def test_a_day_given_without_its_month_falls_in_the_month_last_named():
     """E: 十月十一日，御驾至营州 … 二十一日，他在归途上与前来迎接的太子李承乾相遇 -- the 21st of the tenth month, as V's
     十月二十一日. A day earlier than the last one given has left that month for one the text does not name."""

@@ -256,9 +256,10 @@ def reign_shift(
 ) -> int:
     """How many years a witness's count of years stands from the windows': an annal of another state counts
     by its own king (寶臧王四年 is 貞觀十九年), and the window's 十九年 would rule out every entry it tells the
-    episodes in. Its year of the episodes is the one whose entries in the windows' months hold the most
-    evidence for them (the window's own year on a tie); an annal of the emperor has it in that year, and the
-    window's year rules out the other years' 班師 as before."""
+    episodes in. Its year of the episodes is the one whose entries in the windows' months, or dated by their year
+    alone (a 綱目's 十九年 headline, whose 詔班師 has no month), hold the most evidence for them (the window's own
+    year on a tie); an annal of the emperor has it in that year, and the window's year rules out the other years'
+    班師 as before."""
     years = Counter(d.window.year for d in defs if d.window and d.window.year is not None)
     if not years:
         return 0
@@ -267,7 +268,7 @@ def reign_shift(
     months = {m for d in defs if d.window for m in range(d.window.first, d.window.last + 1)}
     told: Counter[int] = Counter()
     for (year, month), row in zip(dates, raw, strict=True):
-        if year is not None and month in months:
+        if year is not None and (month is None or month in months):
             told[year] += max(row[k] for k in windowed)
     if not told:
         return 0

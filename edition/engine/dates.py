@@ -50,6 +50,9 @@ def date_letters(folded: str) -> int:
 # narrative (三年之后) is no heading: it is followed by no season or month and stands inside its clause
 _YEAR = r"([一二三四五六七八九十廿]{1,3})年"
 YEAR = re.compile(rf"(?<=贞观){_YEAR}|(?<![一二三四五六七八九十廿]){_YEAR}(?=[春夏秋冬闰正一二三四五六七八九十])")
+# a year that is the whole of a clause heads an entry too: a 綱目 commentary's (乙巳)十九年 │ 帝攻安市城不下, cut
+# where the 綱目 beside it is cut (the text it reads is its own: no season need follow)
+_YEAR_ALONE = re.compile(_YEAR)
 _NUMERALS = {c: k for k, c in enumerate("零一二三四五六七八九十", 0)}
 
 
@@ -76,11 +79,16 @@ def month_number(month: str) -> int | None:
 
 def calendar(folded: list[str]) -> list[tuple[int | None, int | None]]:
     """The (year, month) in force in each of a witness's segments, read in order: a year resets the month, a
-    month smaller than the last without a year turns the year. What the text has not said yet is None."""
+    month smaller than the last without a year turns the year. What the text has not said yet is None. A segment
+    that is a year and nothing else is that year's heading."""
     year: int | None = None
     month: int | None = None
     out = []
     for text in folded:
+        if alone := _YEAR_ALONE.fullmatch(text):
+            year, month = numeral(alone.group(1)), None
+            out.append((year, month))
+            continue
         for m in sorted([*YEAR.finditer(text), *MONTH_OF.finditer(text)], key=lambda m: m.start()):
             if m.re is YEAR:
                 year, month = numeral(m.group(1) or m.group(2)), None
