@@ -18,7 +18,9 @@ the same process; the second table gives both), and in the second table its larg
   stays in the process, as under ``mkdocs serve``), the site built once,
   then one character in the middle of the last witness (the first after a "，") replaced, the config loaded
   again and the site built again, as the server does on a save (the hooks' caches and the segmenter kept),
-  and the same build's time as MkDocs reports it ("built in … seconds", without loading the config);
+  and the same build's time as MkDocs reports it ("built in … seconds", without loading the config); for each
+  of the ``--serve-sizes``, once with the last witness changed (in a synthetic corpus, the base its copies are
+  compared with) and once with the first (a copy);
 - for each corpus size, the engine and the export (``total`` below) and the growth per doubling of the
   corpus from the size before it (2 ** the slope of log time over log characters: 2.0 is linear), and up to
   1M characters the edition hook's part of a rebuild after one character and its render ("rebuild" below).
@@ -263,14 +265,15 @@ def _children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def serve_rebuilds(repeats: int, timeout: float, folder: Path = SEEDS) -> list[dict[str, float]]:
+def serve_rebuilds(repeats: int, timeout: float, folder: Path = SEEDS, which: int = -1) -> list[dict[str, float]]:
     """Per run (a fresh process): seconds of a `mkdocs serve`-style rebuild of the site from ``folder`` after one
-    character changed."""
+    character of its ``which``-th witness (by file name) changed."""
     if not (ROOT / "mkdocs.yml").exists():
         return []
     runs = []
     for _ in range(repeats):
-        run = child_json([sys.executable, "-m", "tests.benchmarks", "--serve-child", str(folder)], timeout)
+        cmd = [sys.executable, "-m", "tests.benchmarks", "--serve-child", str(folder), "--serve-witness", str(which)]
+        run = child_json(cmd, timeout)
         if run is not None:
             runs.append(run)
     return runs
@@ -289,8 +292,8 @@ class _Reported(logging.Handler):
             self.seconds = float(found[1])
 
 
-def serve_child(folder: Path) -> dict[str, float]:
-    """The witnesses of ``folder`` copied, the site built, one character of the last witness changed, the site
+def serve_child(folder: Path, which: int = -1) -> dict[str, float]:
+    """The witnesses of ``folder`` copied, the site built, one character of the ``which``-th witness changed, the site
     built again in the same process with the config loaded again (as `mkdocs serve` does on a save): the second
     build timed, wall (with the config's loading), CPU, and as MkDocs reports it (its "built in … seconds")."""
     from mkdocs.commands.build import build
@@ -317,7 +320,7 @@ def serve_child(folder: Path) -> dict[str, float]:
             return time.perf_counter() - t0, time.process_time() - c0
 
         first, _ = rebuild()
-        last = sorted(copy.glob("*.txt"))[-1]
+        last = sorted(copy.glob("*.txt"))[which]
         text = last.read_text(encoding="utf-8-sig")
         mid = text.find("，", len(text) // 2) + 1
         last.write_text(text[:mid] + ("又" if text[mid] != "又" else "亦") + text[mid + 1 :], encoding="utf-8")
@@ -373,7 +376,7 @@ def summary(exports, builds, rebuilds, results, serves) -> str:
             f"| … as MkDocs reports it (built in) | {_median(rebuilds, 'reported'):.2f} | | {len(rebuilds)} | | |"
         )
     for size, runs in serves.items():  # the whole build: engine, pages, Markdown, search index, files written
-        row(f"`mkdocs serve` rebuild after one character of one witness ({size}; with loading the config)", runs)
+        row(f"`mkdocs serve` rebuild after one character ({size}; with loading the config)", runs)
     grown = growth(results)
     for size, runs in results.items():
         chars = f"{int(runs[0]['chars']):,} characters" if runs else ""
@@ -435,6 +438,7 @@ def main() -> None:
         help="comma-separated sizes (as --sizes) whose whole `mkdocs serve` rebuild is timed too (default none)",
     )
     parser.add_argument("--serve-child", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--serve-witness", type=int, default=-1, help=argparse.SUPPRESS)
     args = parser.parse_args()
     os.environ["NO_MKDOCS_2_WARNING"] = "1"  # for the children: Material's banner is not output to measure
     if args.child:
@@ -444,7 +448,7 @@ def main() -> None:
         print(json.dumps(mkdocs_child(args.mkdocs_child)))
         return
     if args.serve_child:
-        print(json.dumps(serve_child(args.serve_child)))
+        print(json.dumps(serve_child(args.serve_child, args.serve_witness)))
         return
     # first: its peak memory is read from RUSAGE_CHILDREN, the largest of this process's children so far
     exports = [] if args.profile else export_cold(args.repeats, args.timeout)
@@ -466,9 +470,11 @@ def main() -> None:
         return
     builds = mkdocs_build(args.repeats, args.timeout)
     rebuilds = serve_rebuilds(args.repeats, args.timeout)
-    serves = {
-        size: serve_rebuilds(args.repeats, args.timeout, corpus(size, args.seed, args.workdir))
+    serves = {  # a character of the last witness (in a synthetic corpus, its family's base: every copy compared again)
+        # and of the first (a copy: its own notes change, the other witnesses' pages stay as they were)
+        f"{size}, {name} witness": serve_rebuilds(args.repeats, args.timeout, corpus(size, args.seed, args.workdir), k)
         for size in filter(None, args.serve_sizes.split(","))
+        for name, k in (("last", -1), ("first", 0))
     }
     serve_sizes = f" --serve-sizes {args.serve_sizes}" if serves else ""
     print(

@@ -75,23 +75,23 @@ def test_a_page_read_in_parts_again_and_changed_gives_the_same_sections(built_si
 
 @pytest.mark.slow
 def test_a_reading_text_numbered_anew_is_read_from_the_parts_before(built_site: Path):
-    """Under ``serve`` a saved character numbers every mark and note after it anew (〔七〕 → 〔八〕, ``#n12`` →
-    ``#n13``): the paragraphs are still taken from the cache, and the sections are still Material's."""
+    """Under ``serve`` a saved character numbers every mark and note after it anew (〔七〕 → 〔八〕, ``#k7`` →
+    ``#k8``): the paragraphs are still taken from the cache, and the sections are still Material's."""
     renumbered_paragraphs = 0
     for page in sorted((built_site / "witnesses").rglob("index.html")):
         html = page.read_text(encoding="utf-8")
         content = html[html.index(">", html.index("<article")) + 1 : html.index("</article>")]
-        renumbered = re.sub(r'((?:id="|href="#)[mn])(\d+)', lambda m: m[1] + str(int(m[2]) + 1), content)
+        renumbered = re.sub(r'((?:id="|href="#)m?k)(\d+)', lambda m: m[1] + str(int(m[2]) + 1), content)
         renumbered = re.sub(r"(data-search-exclude>〔)", r"\1又", renumbered)
         renumbered = re.sub(r'title="校記 ', 'title="校記 又', renumbered)
-        assert renumbered.count("〔又") > 10 and renumbered.count('"#n') > 10
+        assert renumbered.count("〔又") > 10 and renumbered.count('"#k') > 10
         sections(FastParser(), content)
         hits = CHUNKS.hits
         assert sections(FastParser(), renumbered) == sections(Parser(), renumbered), page
         # the paragraphs with a mark, numbered anew, from the cache too (besides those no number changed)
         paragraphs = re.split(r"(?=<p[ >])", renumbered)
         marked = sum(1 for p in paragraphs if "〔又" in p)
-        unchanged = sum(1 for p in paragraphs if "〔又" not in p and "#n" not in p)
+        unchanged = sum(1 for p in paragraphs if "〔又" not in p and "#k" not in p)
         assert CHUNKS.hits - hits >= unchanged + marked, page
         renumbered_paragraphs += marked
     assert renumbered_paragraphs > 20

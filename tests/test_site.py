@@ -233,10 +233,17 @@ def test_notes_outside_the_episodes_are_on_their_family_base_page(site, edition)
     for note in outside:
         if note["id"] in again:  # stated by the first of its kind (下同)
             continue
-        # a family's note on its base's page; an editor's note on the page of the witness it annotates
+        # a family's note on its base's page; an editor's note on the page of the witness it annotates: it quotes
+        # that witness, whose reading text lists every note that quotes it, one numbered entry each
         home = bases[note["family"]] if note["family"] else note["lemma"]["siglum"]
+        assert (note["lemma"] and note["lemma"]["siglum"] == home) or any(home in r["spans"] for r in note["readings"])
         html = page(site, f"witnesses/{home}.md")
-        assert f'<li id="{note["id"]}" class="ed-note' in html
+        quoting = [
+            n
+            for n in export["notes"]
+            if (n["lemma"] and n["lemma"]["siglum"] == home) or any(home in r["spans"] for r in n["readings"])
+        ]
+        assert len(re.findall(r'<li id="k\d+" class="ed-note', html)) == len(quoting), home
         if note["type"] == "lacuna":
             assert escape_text(note["text"]) in html
 
@@ -699,8 +706,8 @@ def test_apparatus_forms_of_each_note_type():
     assert '<span class="cls k-editor">編者按</span>' in editor
     assert "<strong>可疑</strong>" in editor and '<a href="../../method/" rel="noopener noreferrer">方法</a>' in editor
     assert "<script" not in editor and "&lt;script&gt;x()&lt;/script&gt;" in editor  # raw HTML stays text
-    assert '<li id="n5" ' in pages["witnesses/A.md"] and '<li id="n5" ' not in html  # outside the episodes
-    assert '<li id="n7" ' in pages["witnesses/A.md"] and '<li id="n7" ' not in html  # on its lemma's witness
+    assert "B 止於此，以下闕" in pages["witnesses/A.md"] and "B 止於此" not in html  # outside the episodes
+    assert "段落之外的按語" in pages["witnesses/A.md"] and "段落之外的按語" not in html  # on its lemma's witness
 
 
 def test_an_editors_fact_shows_the_witness_words_as_written():
@@ -1101,17 +1108,18 @@ def test_a_reading_text_marks_each_note_after_its_words_and_lists_it_in_reading_
         return re.sub(r"<(?!/?p[ >])[^>]*>", "", text)
 
     assert shown(b) == '<p class="ed-para">甲〔一〕丙。</p><p class="ed-para">丁戊〔二〕〔以下闕〕〔三〕</p>'
-    assert re.findall(r'<a class="ed-nm" id="m(n\d)" href="#(n\d)"', b) == [("n1", "n1"), ("n2", "n2"), ("n3", "n3")]
-    item = r'<li id="(n\d)" [^>]*><span class="ed-no"[^>]*>([^<]+)</span><a class="ed-back" href="#m(n\d)"'
+    # anchored by the page's own numbers (k1 for 〔一〕), not the export's note ids
+    assert re.findall(r'<a class="ed-nm" id="m(k\d)" href="#(k\d)"', b) == [("k1", "k1"), ("k2", "k2"), ("k3", "k3")]
+    item = r'<li id="(k\d)" [^>]*><span class="ed-no"[^>]*>([^<]+)</span><a class="ed-back" href="#m(k\d)"'
     listed = re.findall(item, b)
-    assert listed == [("n1", "〔一〕", "n1"), ("n2", "〔二〕", "n2"), ("n3", "〔三〕", "n3")]
-    assert '<a class="ed-lacuna" href="#n3">〔以下闕〕</a>' in b
+    assert listed == [("k1", "〔一〕", "k1"), ("k2", "〔二〕", "k2"), ("k3", "〔三〕", "k3")]
+    assert '<a class="ed-lacuna" href="#k3">〔以下闕〕</a>' in b
     a = pages["witnesses/A.md"]  # the family's base: its reading text, the copy's readings in its 校勘記
     assert "本頁是本系（A、B）的讀本" in a
     assert shown(a) == (
         '<p class="ed-para">甲乙〔一〕丙。</p><p class="ed-para">丁戊〔二〕己。</p>'  # n3 where B's lack begins
     )
-    assert re.search(r'<li id="n1" .*?<a class="ed-row-link" href="../../episodes/e/#r1"', a)
+    assert re.search(r'<li id="k1" .*?<a class="ed-row-link" href="../../episodes/e/#r1"', a)  # n1, A's 〔一〕
 
 
 def test_register_mentions_link_to_their_entries_in_witness_and_episode_texts():

@@ -47,21 +47,22 @@ def apparatus(
 
 
 def reading_apparatus(
-    renderer: Renderer, site: Site, entries: list[tuple[NoteJson, str]], siglum: str
+    renderer: Renderer, site: Site, entries: list[tuple[NoteJson, str, str]], siglum: str
 ) -> tuple[str, tuple]:
-    """A reading text's 校勘記 (of witness ``siglum``): every note that quotes it, each ``(note, number)`` in reading
-    order, linked back to its mark and to its episode row, listed by the ``notes`` macro as an episode's apparatus
-    is, but all of them (異體 and 注文 too) and none said once for all (下同): a citation such as "A 校勘記〔七〕"
-    names one note. Returns the key's digest, and (count, the list's markup in pieces, for ``Renderer.page``).
+    """A reading text's 校勘記 (of witness ``siglum``): every note that quotes it, each ``(note, number, the page's
+    id for it)`` in reading order, linked back to its mark and to its episode row, listed by the ``notes`` macro
+    as an episode's apparatus is, but all of them (異體 and 注文 too) and none said once for all (下同): a
+    citation such as "A 校勘記〔七〕" names one note. Returns the key's digest, and (count, the list's markup in
+    pieces, for ``Renderer.page``).
 
     A note lists the same on every reading text that it quotes (a note quotes most witnesses at 10 x 50k) but one
     that shows the reading it adopts: its item is made once per render for each of the two."""
     items = []
-    for note, no in entries:
+    for note, no, nid in entries:
         adopted = _adopted_in(note, siglum)
         made = functools.partial(_reading_item, renderer, site, note, adopted)
         key, html = renderer.once(("reading note", note["id"], adopted), made)
-        items.append((key, html, note["id"], no))
+        items.append((key, html, nid, no))
     key, html = _list_html(renderer, items, "reading")
     return key, (len(items), html)
 

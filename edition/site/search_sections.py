@@ -342,9 +342,9 @@ State = tuple[tuple[str, ...], tuple[bool, ...], tuple[str, ...], str, float, tu
 
 def masked(page: str) -> str:
     """A page as its search reads it: the numbers of a reading text's marks and of its 校勘記 (〔七〕, left
-    out of the search) and the note ids and titles its links carry (``href="#n12"``) blanked. A saved character
-    numbers every mark and note after it anew; blanked, the paragraphs and notes after it are the parts read before
-    (``CHUNKS``), and are not read again.
+    out of the search) and the note ids and titles its links carry (``href="#n12"``; a reading text's
+    ``href="#k7"``) blanked. A saved character numbers every mark and note after it anew; blanked, the
+    paragraphs and notes after it are the parts read before (``CHUNKS``), and are not read again.
 
     The words are the same: an element left out (``data-search-exclude``) is skipped whole, its text unread, and the
     parser reads no ``href``, ``title`` or ``data-notes``, and an ``id`` only on a heading (a value holding a
