@@ -342,3 +342,11 @@ def test_what_is_a_heading():
     ]
     bare = [seg("P", 0, "上以遼左早寒", 0, PARAGRAPH), seg("P", 1, "士馬不宜久留", 1, PARAGRAPH)]
     assert headings({"V": marked, "P": bare}) == {NORM.fold_text("七、褐袍"), NORM.fold_text("撤軍")}
+
+
+def test_a_number_in_digits_is_like_the_same_number_in_numerals():
+    """步骑4万 and 步骑四万 are one reading of the rearguard's size to the rows' likeness (``normalise.MATCHED``)."""
+    from edition.engine.align.search import grams
+
+    assert grams("步骑4万") == grams("步骑四万")
+    assert grams("18日") != grams("十八日")  # letter for letter: a two-digit number is not read as a value

@@ -28,6 +28,17 @@ def test_a_definition_pairs_no_letters_across_a_mark():
     assert not {"之曰", "曰吾", "之死"} & grams
 
 
+def test_arabic_digits_are_matched_as_the_numerals_they_write():
+    """A modern retelling's 步骑4万 and 9月 share 四万 and 九月 with the definition's words (its evidence for the
+    withdrawal was nothing where it wrote the number in digits); two-digit numbers do not meet (18 is not 十八)."""
+    from edition.engine.assign import evidence, pairs
+
+    assert {"四万", "骑四", "九月"} <= set(pairs("步骑4万九9月")) and not {"4万", "9月"} & set(pairs("步骑4万9月"))
+    profile = {"四万": 3.0, "殿后": 2.0}
+    seg = Segment("X", 0, 0, 6, "步骑4万殿后", "步骑4万殿后", 0, 0, 6)
+    assert evidence({"X": (seg,)}, [profile])["X"] == [[5.0]]
+
+
 def test_gold_covers_every_seed(seeds_edition):
     assert gold_files() == [w.meta.file for w in seeds_edition.witnesses]
 

@@ -29,7 +29,7 @@ from operator import add
 from .cache import Cache, NoCache
 from .dates import CYCLICAL, DATE, YEAR, calendar, date_letters, month_bounds
 from .model import EpisodeDef, Segment
-from .normalise import Normaliser
+from .normalise import MATCHED, Normaliser
 from .params import Params
 from .segment import CLAUSE, PARAGRAPH, SCENE, SENTENCE, heading_at
 from .spread import in_order
@@ -42,9 +42,11 @@ PARATEXT = re.compile(r"作者的话|作者有话说|作者按|后记|附记|跋
 
 @lru_cache(maxsize=1 << 17)
 def pairs(folded: str) -> tuple[str, ...]:
-    """The character pairs of a folded text, each once, in the order they first occur (computed once per text:
-    every pass reads them). In order, not as a set: evidence is summed over them, and a sum of floats taken in
-    the order of a set's hashes would differ in its last bits from one process to the next, and tip a tie."""
+    """The character pairs of a folded text in its matched form (``normalise.MATCHED``), each once, in the order
+    they first occur (computed once per text: every pass reads them). In order, not as a set: evidence is summed
+    over them, and a sum of floats taken in the order of a set's hashes would differ in its last bits from one
+    process to the next, and tip a tie."""
+    folded = folded.translate(MATCHED)
     return tuple(dict.fromkeys(map(add, folded, folded[1:])))  # each pair made in C: letter + next letter
 
 
@@ -525,7 +527,7 @@ def assign(
     for segs in segments.values():  # one count per witness, made in C
         folded = [seg.folded for seg in segs]
         df.update(chain.from_iterable(map(pairs, folded)))
-        joined = "\0".join(folded)
+        joined = "\0".join(folded).translate(MATCHED)
         cf.update(map(add, joined, joined[1:]))
         total += sum(len(f) - 1 for f in folded if f)
         n_docs += len(folded)

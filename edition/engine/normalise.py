@@ -17,6 +17,12 @@ from operator import not_
 from .convert import char_to_simplified
 from .model import Tokens, Witness
 
+# What texts are matched by (an episode's evidence, the rows' likeness, a cell's support): the compared form with
+# each Arabic digit as the Chinese numeral of that digit, letter for letter (``str.translate``). A modern retelling's
+# 步騎4萬 and 9月 then share 四萬 and 九月 with the others' words; 18 is 一八, not 十八, so only one-digit numbers
+# meet. The compared form itself keeps its digits: the number and date facts read 18日 and 4萬 from it.
+MATCHED = str.maketrans("0123456789", "〇一二三四五六七八九")
+
 # Quote marks of every style fold to one key; so do the full- and half-width forms.
 _QUOTES = {
     **dict.fromkeys('“”「」"＂『』〝〞', "Q"),

@@ -10,6 +10,7 @@ from bisect import bisect_left
 from collections import Counter, defaultdict
 from operator import add
 
+from ..normalise import MATCHED
 from ..register import Scanner
 from .drafts import SLACK
 
@@ -27,8 +28,9 @@ class Names:
 
 
 def grams(folded: str, names: Names | None = None) -> Counter[str]:
-    """Characters and character pairs: pairs find shared words, characters shared names in other wording;
-    and the register's entities named, however a witness names them."""
+    """Characters and character pairs of a text's matched form (``normalise.MATCHED``): pairs find shared words,
+    characters shared names in other wording; and the register's entities named, however a witness names them."""
+    folded = folded.translate(MATCHED)
     out: Counter[str] = Counter(folded)
     out.update(map(add, folded, folded[1:]))  # each pair made in C: letter + next letter
     if names is not None:

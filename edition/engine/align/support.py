@@ -20,11 +20,14 @@ from itertools import chain
 from operator import add
 
 from ..model import Row, Segment
+from ..normalise import MATCHED
 
 
 def pairs(segs: Iterable[Segment]) -> frozenset[str]:
-    """The cell's pairs of consecutive letters (within each segment), each made in C: letter + next letter."""
-    return frozenset(chain.from_iterable(map(add, x.folded, x.folded[1:]) for x in segs))
+    """The cell's pairs of consecutive letters (within each segment, in the matched form: ``normalise.MATCHED``),
+    each made in C: letter + next letter."""
+    texts = [x.folded.translate(MATCHED) for x in segs]
+    return frozenset(chain.from_iterable(map(add, t, t[1:]) for t in texts))
 
 
 def weak_cells(rows: tuple[Row, ...], family: Callable[[str], str], vouched: Callable[[Row], bool]) -> tuple[Row, ...]:
