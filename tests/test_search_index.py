@@ -72,3 +72,32 @@ def test_a_rebuild_reuses_the_entries_of_an_unchanged_page_only():
     assert second.entries == [first.entries[0], {"location": "b/", "title": "b/", "text": "<p>b, changed</p>"}]
     second.entries[0]["text"] = "edited by Material later"
     assert entries.kept[entries.key(pages[0])][0]["text"] == "<p>a/</p>"  # a copy is handed out, not the kept one
+
+
+def test_material_s_stripping_of_search_attributes_is_the_same():
+    from types import SimpleNamespace
+
+    from material.plugins.search import plugin as material_search
+
+    from hooks.search_terms import _cached_indexing
+
+    _cached_indexing(material_search)
+    ours = material_search.SearchPlugin.on_page_context
+    indexed = []
+    plugin = SimpleNamespace(config=SimpleNamespace(enabled=True), search_index=SimpleNamespace())
+    plugin.search_index.add_entry_from_context = indexed.append
+    pages = [
+        '<h2 data-search-exclude id="x">甲</h2><p data-search-boost="2">乙</p>\n<span\tdata-search-a="b=c">丙</span>',
+        '<a data-search-exclude href="#r1">1</a>data-search-x="1"<b  data-search-y="a"data-search-z="b">',
+        'no attribute <i data-search-exclude>丁</i> data-search-="x" data-search-w=""',
+    ]
+    out = []
+    for html in pages:
+        mine, theirs = SimpleNamespace(content=html), SimpleNamespace(content=html)
+        ours(plugin, {}, page=mine, config=None, nav=None)
+        ours.material(plugin, {}, page=theirs, config=None, nav=None)
+        assert mine.content == theirs.content, html
+        out.append(mine.content)
+    assert out[0] == '<h2 data-search-exclude id="x">甲</h2><p>乙</p>\n<span>丙</span>'
+    assert out[1] == '<a data-search-exclude href="#r1">1</a><b >'
+    assert len(indexed) == 2 * len(pages)  # Material indexes the page either way
