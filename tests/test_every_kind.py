@@ -359,3 +359,22 @@ def test_every_text_giving_the_role_another_holder_is_quoted_for_it(every):
     (prince,) = [n for n in every.notes if n.type == "fact" and n.label.startswith("太子")]
     quoted = {s: r.text for r in prince.readings for s in r.sigla}
     assert quoted["E"] == "李承乾" and quoted["CJ"].endswith("承乾") and quoted["J"] == "李治"
+
+
+def test_a_text_s_date_at_one_place_is_in_one_note_of_its_episode(every):
+    """E dates the order to withdraw 九月十八日, set in the withdrawal's note of that day beside C's, P's 癸未 and the
+    rest. CF's 九月二十六日 (its van reaching 遼東城) fell in a group of rows with E's order, and a second note set
+    the two against each other: 時日：CF 作九月二十六日；E 作九月十八日 (the nineteenth reading's F8, wrong: two
+    moments). A text's date at one place dates one moment: no two date notes of an episode quote the same words of
+    one text, and a note left with one text is no note."""
+    quoted: dict[tuple, list[str]] = {}
+    for n in every.notes:
+        if n.type == "fact" and n.cls == "date":
+            for r in n.readings:
+                for s, span in r.spans.items():
+                    quoted.setdefault((n.episode, s, tuple(span)), []).append(n.text)
+    assert {k: v for k, v in quoted.items() if len(v) > 1} == {}
+    withdrawal = [n for n in every.notes if n.type == "fact" and n.episode == "withdrawal" and n.cls == "date"]
+    e = next(w for w in every.witnesses if w.meta.file.startswith("004"))
+    assert any(r.text == "九月十八日" and e.siglum in r.sigla for n in withdrawal for r in n.readings)
+    assert not any("九月二十六日" in n.text for n in withdrawal)

@@ -144,7 +144,7 @@ class ValueNotes:
                 continue
             for s, x in first.items():
                 into.setdefault(s, x)
-        found = self._months_told_by_day(found)
+        found = self._dated_once(self._months_told_by_day(found))
         notes = [(kind, label, self.q.worded(slot)) for kind, label, slot in found]
         return notes + self._lone_notes(everything, cover)
 
@@ -167,6 +167,32 @@ class ValueNotes:
                 agreed = len({x.value for x in slot.values()}) == 1
                 if len(self.q.families(slot)) < (self.agree if agreed else 2):
                     continue
+            out.append((kind, label, slot))
+        return out
+
+    def _dated_once(self, found: list[Slotted]) -> list[Slotted]:
+        """The notes, a date note less the texts whose same words a date note of this episode with more texts
+        quotes: a text's date at one place dates one moment, and the larger note has placed it (E's 九月十八日 of
+        the order, set in the order's note, was set again beside CF's 九月二十六日 of the march to 遼東城 the rows
+        put in the same group: the nineteenth reading's F8). A note left with fewer than two families goes."""
+        dates = [slot for kind, _, slot in found if kind == "date"]
+        out: list[Slotted] = []
+        for kind, label, slot in found:
+            if kind == "date":
+                kept = {
+                    s: x
+                    for s, x in slot.items()
+                    if not any(
+                        len(other) > len(slot)
+                        and (y := other.get(s)) is not None
+                        and (y.start, y.end) == (x.start, x.end)
+                        for other in dates
+                    )
+                }
+                if len(kept) < len(slot):
+                    if len(self.q.families(kept)) < 2:
+                        continue
+                    slot = kept
             out.append((kind, label, slot))
         return out
 
