@@ -362,14 +362,24 @@ def test_a_witness_is_quoted_where_the_others_tell_the_same_moment(seeds_edition
 
 
 def test_agreement_is_stated_only_for_what_belongs_to_the_moment(seeds_edition):
-    """安市 is named by all five in the dialogue at the wall, but all through the siege too; 李世民 in every
-    scene: neither is a fact of one moment. A person the texts agree on is stated only where he acts at one
-    moment: 長孫無忌 leading the men who fill the marsh (not in the dialogue, where A alone has him lay out
-    the gift, nor at the prince's meeting); 李道宗 in the rearguard."""
-    agreed = {(n.episode, n.label) for n in notes_of(seeds_edition, "fact") if n.label.endswith("所記同")}
+    """安市 is named by all five in the dialogue at the wall, but all through the siege too, in the dialogue by
+    the city lord's title; 李世民 in every scene: neither is a fact of the dialogue. Where the army parades before
+    the city as it leaves, C, D and E name 安市城, and no other place, at that one moment: that is where the
+    parade was. A person the texts agree on is stated only where he acts at one moment: 長孫無忌 leading the
+    men who fill the marsh (not in the dialogue, where A alone has him lay out the gift, nor at the prince's
+    meeting); 李道宗 in the rearguard."""
+    facts = notes_of(seeds_edition, "fact")
+    agreed = {(n.episode, n.label) for n in facts if n.label.endswith("所記同")}
     labels = {label for _, label in agreed}
     assert "太牢，所記同" in labels
-    assert not labels & {"安市，所記同", "李世民，所記同"}
+    assert "李世民，所記同" not in labels
+    assert {ep for ep, label in agreed if label == "安市，所記同"} == {"withdrawal"}
+    (anshi,) = [n for n in facts if n.episode == "withdrawal" and n.label == "安市，所記同"]
+    texts = {w.siglum: w.text for w in seeds_edition.witnesses}
+    for r in anshi.readings:
+        for s, (a, b) in r.spans.items():
+            after = texts[s][b : b + 12]
+            assert "耀" in after or "阅" in after, (s, texts[s][a : b + 12])  # 安市城下耀兵 / 举行阅兵 / 大阅三军
     entries = {e.name: e.kind for e in seeds_edition.register}
     persons = {(ep, label) for ep, label in agreed if entries[label.split("，")[0]] == "person"}
     assert persons == {("liao-marshes", "長孫無忌，所記同"), ("withdrawal", "李道宗，所記同")}

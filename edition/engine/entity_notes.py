@@ -39,20 +39,31 @@ class Told:
         the same group of rows (A's coats wait at 營州 two rows before E's soldiers wear theirs)."""
         return any(len(families) >= least for (f, _), families in self.at.items() if f == e)
 
-    def moments(self, e: str, least: int) -> int:
-        """In how many stretches of rows -- consecutive rows, each covered by a cell naming the entry -- ``least``
-        families or more name it: the moments it is named at (定州 where the prince sets out, where the emperor
-        vowed his robe in spring, and where the two talk of it: three)."""
+    def stretches(self, e: str) -> list[int]:
+        """How many families name the entry in each stretch of rows -- consecutive rows, each covered by a cell
+        naming it: the moments it is named at (定州 where the prince sets out, where the emperor vowed his robe
+        in spring, and where the two talk of it: three)."""
         order = {row: k for k, row in enumerate(self.group)}
         named = sorted((order[r], families) for (f, r), families in self.at.items() if f == e and families)
-        count, last, run = 0, -2, set()
+        counts: list[int] = []
+        last, run = -2, set()
         for k, families in [*named, (len(order) + 2, set())]:
-            if k > last + 1:
-                count += len(run) >= least
+            if k > last + 1 and run:
+                counts.append(len(run))
                 run = set()
             run |= families
             last = k
-        return count
+        return counts
+
+    def moments(self, e: str, least: int) -> int:
+        """At how many moments (``stretches``) ``least`` families or more name the entry, and at least half as
+        many as at the moment most name it: where a score of texts name 太牢 at the rite, five more that name it
+        again a few rows on (the rite announced, then held; a cell set apart from its counterparts) are not a
+        second moment, whereas the prince's 定州 -- fifteen families where he sets out, nine where the two talk
+        of it -- still is."""
+        counts = self.stretches(e)
+        bar = max(least, (max(counts, default=0) + 1) // 2)
+        return sum(1 for n in counts if n >= bar)
 
     def beside(self, x: Said, e: str) -> set[str]:
         """The families naming the entry in the rows the mention's cell covers."""
@@ -341,17 +352,20 @@ class EntityNotes:
             return (kind, entry.name, self.q.worded(slot))
         if kind == "person" and not here.defines(e):
             return None  # a man the episode's definition does not name: agreeing on him may be of another moment
-        if self._belongs(kind, e, slot, here.said, here.told):
+        if self._belongs(kind, e, slot, here):
             return (kind, f"{entry.name}，所記同", self.q.worded(slot))
         return None
 
-    def _belongs(self, kind: str, e: str, slot: dict[str, Said], said: dict[str, list[Said]], told: Told) -> bool:
-        """Whether independent tellings agreeing on an entry is worth a note. A place or a thing: it belongs
-        to this episode -- most of its mentions in all the witnesses are here (太牢 at the rite, not 安市,
-        named all through the siege) -- and two families name a thing (棉衣), three a place (places recur
-        more). A person recurs in every scene: only one that three families name at one moment of the
-        episode, and at no other, who acts there (長孫無忌 clearing the road over the marsh; 李道宗 in the
-        rearguard) -- never the one named most in the edition, who is in every scene."""
+    def _belongs(self, kind: str, e: str, slot: dict[str, Said], here: _Named) -> bool:
+        """Whether independent tellings agreeing on an entry is worth a note. A place or a thing: two families
+        name a thing (棉衣), three a place (places recur more), at one moment of the episode, and it belongs to
+        this episode: most of its mentions in all the witnesses are here (太牢 at the rite), or at that moment
+        at least half the families telling the episode name it (營州 of the rite, named too where the prince
+        waits and the coats are stored; 安市城 where the army parades as it leaves) -- not 安市 in passing
+        (named all through the siege). A person recurs in every scene: only one that three families name at
+        one moment of the episode, and at no other, who acts there (長孫無忌 clearing the road over the marsh;
+        李道宗 in the rearguard) -- never the one named most in the edition, who is in every scene."""
+        told = here.told
         if kind == "person":
             moments = [g for (f, g), families in told.where.items() if f == e and len(families) >= self.agree]
             return len(moments) == 1 and e != self.named.most_common(1)[0][0] and told.together(e, self.agree)
@@ -360,7 +374,7 @@ class EntityNotes:
             return False
         if told.moments(e, least) > 1:
             return False  # the name is said at several moments: which one would the agreement be of?
-        return self._mostly_here(e, said)
+        return self._mostly_here(e, here.said) or 2 * max(told.stretches(e)) >= len(self.q.families(here.in_episode))
 
     def _mostly_here(self, e: str, said: dict[str, list[Said]]) -> bool:
         """Whether most of the mentions of entry ``e`` in all the witnesses are in this episode (``said``)."""
