@@ -359,9 +359,10 @@ class EntityNotes:
     def _belongs(self, kind: str, e: str, slot: dict[str, Said], here: _Named) -> bool:
         """Whether independent tellings agreeing on an entry is worth a note. A place or a thing: two families
         name a thing (棉衣), three a place (places recur more), at one moment of the episode, and it belongs to
-        this episode: most of its mentions in all the witnesses are here (太牢 at the rite), or at that moment
-        at least half the families telling the episode name it (營州 of the rite, named too where the prince
-        waits and the coats are stored; 安市城 where the army parades as it leaves) -- not 安市 in passing
+        this episode: most of its mentions in all the witnesses are here (太牢 at the rite), or at least half the
+        families telling the episode name it where another family names it too (營州 of the rite, named also
+        where the prince waits and the coats are stored; 安市城 where the army parades as it leaves; 遼州 and
+        蓋州 whose people are moved: the rows of 37 witnesses part that one moment in two) -- not 安市 in passing
         (named all through the siege). A person recurs in every scene: only one that three families name at
         one moment of the episode, and at no other, who acts there (長孫無忌 clearing the road over the marsh;
         李道宗 in the rearguard) -- never the one named most in the edition, who is in every scene."""
@@ -374,7 +375,9 @@ class EntityNotes:
             return False
         if told.moments(e, least) > 1:
             return False  # the name is said at several moments: which one would the agreement be of?
-        return self._mostly_here(e, here.said) or 2 * max(told.stretches(e)) >= len(self.q.families(here.in_episode))
+        return self._mostly_here(e, here.said) or 2 * len(self.q.families(slot)) >= len(
+            self.q.families(here.in_episode)
+        )
 
     def _mostly_here(self, e: str, said: dict[str, list[Said]]) -> bool:
         """Whether most of the mentions of entry ``e`` in all the witnesses are in this episode (``said``)."""
