@@ -1,9 +1,11 @@
 """A packet for a reader: the edition of the seeds and every development witness (machine alone), 40 of its rows
 drawn at random (seed 2025, or the one given: a new reading reads other rows) among those with two witnesses or more,
 and every fact note with each reading in 30 characters of its witness's text. Quality is judged by reading
-(tests/dev/READING.md was read from such packets).
+(tests/dev/READING.md was read from such packets). With KINDS (comma-separated kinds of tests/dev/kinds.yaml), the
+edition of the seeds and those kinds' witnesses only: a classical edition, as a scholar would make one, is
+``chronicle,annal,memorial,leishu,anecdote,institutional``.
 
-    .venv/bin/python -m tests.reading_packet OUT.md [SEED]
+    .venv/bin/python -m tests.reading_packet OUT.md [SEED [KINDS]]
 """
 
 import random
@@ -15,9 +17,9 @@ from tests.kinds import edition_folder, kinds
 from tests.support import build_folder
 
 
-def packet(seed: int = 2025) -> str:
-    """The packet as Markdown."""
-    allf = [f for fs in kinds().values() for f in fs]
+def packet(seed: int = 2025, chosen: str = "") -> str:
+    """The packet as Markdown; ``chosen``: the kinds whose witnesses join the seeds (all, if empty)."""
+    allf = [f for k, fs in kinds().items() if not chosen or k in chosen.split(",") for f in fs]
     with tempfile.TemporaryDirectory() as tmp:
         ed = build_folder(edition_folder(Path(tmp) / "w", allf))
     wit = {w.siglum: w for w in ed.witnesses}
@@ -56,4 +58,5 @@ def packet(seed: int = 2025) -> str:
 
 
 if __name__ == "__main__":
-    Path(sys.argv[1]).write_text(packet(*map(int, sys.argv[2:3])), encoding="utf-8")
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 2025
+    Path(sys.argv[1]).write_text(packet(seed, sys.argv[3] if len(sys.argv) > 3 else ""), encoding="utf-8")
