@@ -1097,3 +1097,15 @@ def test_a_recurring_name_of_an_unknown_surname_after_a_title_is_no_not_naming()
     assert named(text) == ""
     assert named("這就是安市城主明臨孝寬。後來再沒人提起他。") is None  # written once: no sign of a name
     assert named("城主登城拜辭。城主守得好。") is None
+
+
+def test_places_named_together_with_one_suffix_and_their_count_are_each_named(seeds_edition):
+    """A sums up the campaign: 高延壽、高惠真此去遷徙遼、蓋、巖三州人口 -- 遼州, 蓋州 and 巖州 by their first letters
+    and a count (the chronicles' 先拔遼、蓋二州戶口). Each of the three places is named there, by all those words;
+    a place of another entry's name (安市) is not made up from a letter (no 安州 in the register)."""
+    a = next(w for w in seeds_edition.witnesses if w.siglum == "A")
+    at = a.text.index("遼、蓋、巖三州")
+    names = {e.id: e.name for e in seeds_edition.register}
+    here = [m for m in seeds_edition.mentions if m.siglum == "A" and m.start == at]
+    assert {names[m.entries[0]] for m in here} == {"遼東城", "蓋牟城", "白巖城"}
+    assert {a.text[m.start : m.end] for m in here} == {"遼、蓋、巖三州"}

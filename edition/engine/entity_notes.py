@@ -39,31 +39,36 @@ class Told:
         the same group of rows (A's coats wait at 營州 two rows before E's soldiers wear theirs)."""
         return any(len(families) >= least for (f, _), families in self.at.items() if f == e)
 
-    def stretches(self, e: str) -> list[int]:
-        """How many families name the entry in each stretch of rows -- consecutive rows, each covered by a cell
-        naming it: the moments it is named at (定州 where the prince sets out, where the emperor vowed his robe
-        in spring, and where the two talk of it: three)."""
+    def stretches(self, e: str) -> list[set[str]]:
+        """The families naming the entry in each stretch of rows -- consecutive rows, each covered by a cell
+        naming it: the moments it may be named at (定州 where the prince sets out, where the emperor vowed his
+        robe in spring, and where the two talk of it: three)."""
         order = {row: k for k, row in enumerate(self.group)}
         named = sorted((order[r], families) for (f, r), families in self.at.items() if f == e and families)
-        counts: list[int] = []
+        runs: list[set[str]] = []
         last, run = -2, set()
         for k, families in [*named, (len(order) + 2, set())]:
             if k > last + 1 and run:
-                counts.append(len(run))
+                runs.append(run)
                 run = set()
-            run |= families
+            run = run | families
             last = k
-        return counts
+        return runs
 
     def moments(self, e: str, least: int) -> int:
-        """At how many moments (``stretches``) ``least`` families or more name the entry, and at least half as
-        many as at the moment most name it: where a score of texts name 太牢 at the rite, five more that name it
-        again a few rows on (the rite announced, then held; a cell set apart from its counterparts) are not a
-        second moment, whereas the prince's 定州 -- fifteen families where he sets out, nine where the two talk
-        of it -- still is."""
-        counts = self.stretches(e)
-        bar = max(least, (max(counts, default=0) + 1) // 2)
-        return sum(1 for n in counts if n >= bar)
+        """At how many moments ``least`` families or more name the entry: its widest stretch of rows
+        (``stretches``), and each other stretch where at least half as many families name it, two or more of
+        them naming it at the widest too -- texts that tell it twice. Where a score of texts name 太牢 at the
+        rite, five more naming it a few rows on are no second moment; nor are fourteen families naming the moved
+        people's 蓋州 in one stretch and fifteen in the next, one of them in both (each text tells it once; the
+        rows of many witnesses parted the moment in two); the prince's 定州 -- fifteen families where he sets
+        out, eleven where the two talk of the robe vowed there, six in both -- is two."""
+        runs = self.stretches(e)
+        if not runs:
+            return 0
+        widest = max(runs, key=len)
+        bar = max(least, (len(widest) + 1) // 2)
+        return sum(1 for r in runs if len(r) >= bar and (r is widest or len(r & widest) >= 2))
 
     def beside(self, x: Said, e: str) -> set[str]:
         """The families naming the entry in the rows the mention's cell covers."""

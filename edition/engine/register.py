@@ -160,14 +160,32 @@ def mention_forms(register: Register, norm: Normaliser, surnames: tuple[str, ...
     return forms
 
 
+# places named together by their first letters and a count of their kind: 遼、蓋二州 (遼州 and 蓋州), 遼葢二州,
+# 遼、蓋、巖三州 -- in the compared form, which has no punctuation
+SHARED_SUFFIX = re.compile("([^二两三四]{2,4})([二两三四])([州城县郡])")
+COUNT = {"二": 2, "两": 2, "三": 3, "四": 4}
+
+
 def mentions(siglum: str, t: Tokens, forms: Forms) -> tuple[Mention, ...]:
-    """Where one witness names the register's entries (longest match first), in the compared form."""
+    """Where one witness names the register's entries (longest match first), in the compared form; places named
+    together with one suffix and their count (遼、蓋二州) are each named there, by all of those words."""
     out = []
     for a, b in scan(t.n, forms) if forms else ():
         ids, kind, how = forms[t.n[a:b]]
         start, end = t.at[a], t.at[b - 1] + 1
         out.append(Mention(siglum, start, end, t.text[start:end], ids, kind, how))
-    return tuple(out)
+    for m in SHARED_SUFFIX.finditer(t.n) if forms else ():
+        heads, count, suffix = m.group(1)[-COUNT[m.group(2)] :], m.group(2), m.group(3)
+        named = [forms.get(h + suffix) for h in heads]
+        if any(f is None or f[1] != "place" or f[2] != "name" for f in named):
+            continue
+        a = m.end() - len(heads) - len(count) - len(suffix)
+        start, end = t.at[a], t.at[m.end() - 1] + 1
+        taken = {x.entries for x in out if x.start < end and start < x.end}
+        out += [
+            Mention(siglum, start, end, t.text[start:end], f[0], "place", "name") for f in named if f[0] not in taken
+        ]
+    return tuple(sorted(out, key=lambda x: (x.start, x.end, x.entries)))
 
 
 def entities(register: Register, norm: Normaliser) -> dict[str, tuple[str, ...]]:
