@@ -400,3 +400,21 @@ def test_a_place_or_thing_most_tellers_name_at_one_moment_of_the_episode_is_agre
     (ying,) = [n for n in notes if n.episode == "rite" and n.text.startswith("營州，所記同")]
     e = next(w for w in every.witnesses if w.meta.file.startswith("004"))
     assert any(r.text == "营州" and e.siglum in r.sigla for r in ying.readings)
+
+
+def test_brackets_holding_half_a_text_are_its_layout_not_a_commentary(every):
+    """K, a 綱目, prints its 目 in brackets (乃耀兵於安市城下而旋) and its 書法 commentary outside them (以攻安市不下而
+    詔之則譏矣): the parade's 安市城 is its reading where the army parades before the city, as the others', not the
+    安市 of the commentary (the twentieth reading's F11). Brackets holding half a witness's letters or more are its
+    layout; in the chronicles with 胡三省's notes they are still a commentary (P's 遼澤泥潦, not 胡注's 遼澤)."""
+    notes = [n for n in every.notes if n.type == "fact"]
+    (anshi,) = [n for n in notes if n.episode == "withdrawal" and n.text.startswith("安市，所記同")]
+    k = next(w for w in every.witnesses if w.meta.file.startswith("204"))
+    (reading,) = [r for r in anshi.readings if k.siglum in r.sigla]
+    a, b = reading.spans[k.siglum]
+    assert (k.text[a:b], k.text[b : b + 3]) == ("安市城", "下而旋")
+    (marsh,) = [n for n in notes if n.episode == "liao-marshes" and n.label == "遼澤"]
+    p = next(w for w in every.witnesses if w.meta.file.startswith("101"))
+    (pr,) = [r for r in marsh.readings if p.siglum in r.sigla]
+    _, pb = pr.spans[p.siglum]
+    assert p.text[pb : pb + 2] == "泥潦"

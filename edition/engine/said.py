@@ -268,6 +268,7 @@ class Gathering:
         self.fold = fold
         self.index = Mentions(mentions)
         self._brackets: dict[str, tuple[list[int], list[int]]] = {}  # witness -> where brackets open, close
+        self._layout: dict[str, bool] = {}  # witness -> whether its brackets are its layout (``glossed``)
         self._everywhere: dict[str, dict[tuple[str, str], Said]] = {}
         self._in_month: dict[str, dict[int, str]] = {}
         self._aside: dict[tuple[str, str], tuple[list[int], list[int]]] = {}
@@ -384,13 +385,35 @@ class Gathering:
 
     def glossed(self, x: Said) -> bool:
         """Whether a statement is inside brackets: a commentary's gloss (a distance, a modern place), not the
-        text's own -- the last bracket before it opens one."""
+        text's own -- the last bracket before it opens one. Not in a witness that holds half its letters or more
+        in brackets: there they are its layout, not a commentary (a 綱目 printing its 目 in small characters in
+        brackets, its 書法 commentary outside them: K's parade is its 乃耀兵於安市城下而旋 in brackets, not the
+        安市 of 以攻安市不下而詔之)."""
         if x.siglum not in self._brackets:
             text = self.tokens[x.siglum].text
             self._brackets[x.siglum] = tuple([m.start() for m in rx.finditer(text)] for rx in BRACKET_MARKS)
         opens, closes = self._brackets[x.siglum]
+        if x.siglum not in self._layout:
+            self._layout[x.siglum] = self._bracketed_share(x.siglum) >= 0.5
+        if self._layout[x.siglum]:
+            return False
         k, j = bisect_left(opens, x.start), bisect_left(closes, x.start)
         return k > 0 and (j == 0 or closes[j - 1] < opens[k - 1])
+
+    def _bracketed_share(self, siglum: str) -> float:
+        """The share of the witness's letters inside brackets."""
+        text = self.tokens[siglum].text
+        opens, closes = self._brackets[siglum]
+        marks = sorted([(i, 1) for i in opens] + [(i, -1) for i in closes])
+        inside, open_at = 0, None
+        for i, d in marks:
+            if d == 1:
+                open_at = i
+            elif open_at is not None:
+                inside += sum(1 for c in text[open_at:i] if not c.isspace())
+                open_at = None
+        letters = sum(1 for c in text if not c.isspace())
+        return inside / letters if letters else 0.0
 
     def naming(self, siglum: str, entry: str) -> str | None:
         """The name a witness gives, in a sentence where it gives an entry's title, to someone the register does
