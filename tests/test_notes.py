@@ -1109,3 +1109,26 @@ def test_places_named_together_with_one_suffix_and_their_count_are_each_named(se
     here = [m for m in seeds_edition.mentions if m.siglum == "A" and m.start == at]
     assert {names[m.entries[0]] for m in here} == {"遼東城", "蓋牟城", "白巖城"}
     assert {a.text[m.start : m.end] for m in here} == {"遼、蓋、巖三州"}
+
+
+def test_a_count_its_thing_note_took_in_is_not_noted_again(tmp_path):
+    """With the three summaries beside the seeds, the rows put the gift's count in two groups with no text in
+    both, which ``value_notes`` cannot join. The note on 縑 and its count takes in every text's 縑一百匹, 缣百匹,
+    绢百匹 -- and a second note, `數目（匹），所記同數：A、B、C 作一百匹；D、E 作百匹`, quoted the same words again.
+    Every fact note quotes some words no other note of its episode wholly holds."""
+    from tests.kinds import edition_folder, kinds
+
+    edition = build_folder(edition_folder(tmp_path / "w", kinds()["summary"]))
+    facts = [n for n in edition.notes if n.type == "fact"]
+    for n in facts:
+        mine = {(s, tuple(span)) for r in n.readings for s, span in r.spans.items()}
+        for m in facts:
+            if m is n or m.episode != n.episode:
+                continue
+            theirs = {s: span for r in m.readings for s, span in r.spans.items()}
+            assert not all(s in theirs and theirs[s][0] <= a and b <= theirs[s][1] for s, (a, b) in mine), (
+                n.text,
+                m.text,
+            )
+    gift = [n for n in facts if n.episode == "anshi-dialogue" and "匹" in n.text]
+    assert len(gift) == 1 and gift[0].text.startswith("縑，數目（匹）")

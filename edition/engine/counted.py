@@ -40,7 +40,19 @@ def counted(found: list[Found], said: dict[str, list[Said]], tokens: dict[str, T
         out[n] = ("thing", f"{name}，{label}", q.worded(slot))
         for i, k in enumerate(things):
             out[k] = _still(_left(out[k], {s for j, s in taken if j == i}), q)
-    return [f for f in out if f is not None]
+    merged = [f for f, g in zip(out, found, strict=True) if f is not None and g[0] == "number" and f[0] == "thing"]
+    return [f for f in out if f is not None and not (f[0] == "number" and any(_within(f, m) for m in merged))]
+
+
+def _within(note: Found, other: Found) -> bool:
+    """Whether every words a count note quotes lie within the words another note quotes of the same witness: the
+    count a note on the thing and its count took in from rows of its own (the gift's 縑百匹 in one group of rows,
+    the others' 一百匹 in another, which ``value_notes`` could not join, having no text in both) says nothing
+    more -- one fact, one note."""
+    theirs = {s: span for r in other[2] for s, span in r.spans.items()}
+    return all(
+        s in theirs and theirs[s][0] <= a and b <= theirs[s][1] for r in note[2] for s, (a, b) in r.spans.items()
+    )
 
 
 def _grown(
