@@ -51,7 +51,7 @@ class Told:
             if k > last + 1 and run:
                 runs.append(run)
                 run = set()
-            run = run | families
+            run |= families
             last = k
         return runs
 

@@ -73,6 +73,7 @@ YEARS_MONTHS_DAYS = "年月日"  # (compared forms) what makes Arabic digits bef
 IDIOMS = {"万一", "万丈"}  # numerals that make a word, not a count (万一 in case; 豪情万丈)
 
 
+SPACES = re.compile(r"\s+")
 BRACKET_MARKS = tuple(re.compile(f"[{re.escape(''.join(marks))}]") for marks in (BRACKETS, BRACKETS.values()))
 
 
@@ -267,8 +268,7 @@ class Gathering:
         self.tokens = tokens
         self.fold = fold
         self.index = Mentions(mentions)
-        self._brackets: dict[str, tuple[list[int], list[int]]] = {}  # witness -> where brackets open, close
-        self._layout: dict[str, bool] = {}  # witness -> whether its brackets are its layout (``glossed``)
+        self._brackets: dict[str, tuple[list[int], list[int]]] = {}  # witness -> where glossing brackets open, close
         self._everywhere: dict[str, dict[tuple[str, str], Said]] = {}
         self._in_month: dict[str, dict[int, str]] = {}
         self._aside: dict[tuple[str, str], tuple[list[int], list[int]]] = {}
@@ -391,29 +391,11 @@ class Gathering:
         安市 of 以攻安市不下而詔之)."""
         if x.siglum not in self._brackets:
             text = self.tokens[x.siglum].text
-            self._brackets[x.siglum] = tuple([m.start() for m in rx.finditer(text)] for rx in BRACKET_MARKS)
+            marks = tuple([m.start() for m in rx.finditer(text)] for rx in BRACKET_MARKS)
+            self._brackets[x.siglum] = ([], []) if _bracketed_share(text, *marks) >= 0.5 else marks
         opens, closes = self._brackets[x.siglum]
-        if x.siglum not in self._layout:
-            self._layout[x.siglum] = self._bracketed_share(x.siglum) >= 0.5
-        if self._layout[x.siglum]:
-            return False
         k, j = bisect_left(opens, x.start), bisect_left(closes, x.start)
         return k > 0 and (j == 0 or closes[j - 1] < opens[k - 1])
-
-    def _bracketed_share(self, siglum: str) -> float:
-        """The share of the witness's letters inside brackets."""
-        text = self.tokens[siglum].text
-        opens, closes = self._brackets[siglum]
-        marks = sorted([(i, 1) for i in opens] + [(i, -1) for i in closes])
-        inside, open_at = 0, None
-        for i, d in marks:
-            if d == 1:
-                open_at = i
-            elif open_at is not None:
-                inside += sum(1 for c in text[open_at:i] if not c.isspace())
-                open_at = None
-        letters = sum(1 for c in text if not c.isspace())
-        return inside / letters if letters else 0.0
 
     def naming(self, siglum: str, entry: str) -> str | None:
         """The name a witness gives, in a sentence where it gives an entry's title, to someone the register does
@@ -493,3 +475,16 @@ class Gathering:
             )
             self._everywhere[siglum] = {(x.kind, x.value): x for x in found}  # the last written is the first
         return self._everywhere[siglum]
+
+
+def _bracketed_share(text: str, opens: list[int], closes: list[int]) -> float:
+    """The share of a text's letters (not spaces) inside its brackets."""
+    inside, open_at = 0, None
+    for i, d in sorted([(i, 1) for i in opens] + [(i, -1) for i in closes]):
+        if d == 1:
+            open_at = i
+        elif open_at is not None:
+            inside += len(SPACES.sub("", text[open_at:i]))
+            open_at = None
+    letters = len(SPACES.sub("", text))
+    return inside / letters if letters else 0.0
