@@ -101,15 +101,18 @@ def facts_stated(edition, files: set[str]) -> tuple[int, int]:
                 if file not in files or file not in by_file:
                     continue
                 total += 1
-                w = by_file[file]
-                words = str(reading["text"])
-                for n in notes:
-                    quoted = {s for r in n.readings for s in r.spans}
-                    spans = [r.spans[w.siglum] for r in n.readings if w.siglum in r.spans]
-                    if len(quoted) > 1 and any(words in w.text[a:b] or w.text[a:b] in words for a, b in spans):
-                        stated += 1
-                        break
+                stated += quoted(notes, by_file[file], str(reading["text"]))
     return stated, total
+
+
+def quoted(notes, w, words: str) -> bool:
+    """Whether one of ``notes`` quotes witness ``w``'s ``words`` (or a part of them) beside another witness."""
+    for n in notes:
+        spans = [r.spans[w.siglum] for r in n.readings if w.siglum in r.spans]
+        beside = len({s for r in n.readings for s in r.spans}) > 1
+        if beside and any(words in w.text[a:b] or w.text[a:b] in words for a, b in spans):
+            return True
+    return False
 
 
 def measure(edition, files: set[str], gold_dir: Path, seeds_alone=None) -> Figures:
