@@ -6,8 +6,7 @@ A set is tests/dev itself or a folder under it with a ``witnesses/`` folder (its
 
     .venv/bin/python tests/dev/check_gold.py
 
-It checks that
-  * (the sets of ``tests/unseen`` too, which are no development witnesses and have no kind)
+It checks the sets of ``tests/unseen`` the same way (they are no development witnesses and have no kind):
   * each catalogue names existing files, with known keys, and that sigla are distinct across the seeds and
     every set; tests/dev/kinds.yaml gives a kind to every development witness and to nothing else;
   * every witness file has an entry in its set's gold/episodes.yaml and vice versa;
