@@ -29,9 +29,6 @@ from tests.gold import DEV, SEEDS, SEEDS_GOLD, agreement, row_pairs
 KINDS = DEV / "kinds.yaml"
 SETS = (DEV, *sorted(p for p in DEV.iterdir() if (p / "witnesses").is_dir()))
 FOLDERS = tuple(s / "witnesses" for s in SETS)
-EPISODE_GOLD = tuple(s / "gold" / "episodes.yaml" for s in SETS)
-ROW_GOLD = tuple(s / "gold" / "rows.yaml" for s in SETS)
-FACT_GOLD = tuple(s / "gold" / "facts.yaml" for s in SETS)
 
 
 def _yaml(path: Path):
@@ -46,13 +43,14 @@ def kinds() -> dict[str, list[str]]:
     return out
 
 
-def edition_folder(dest: Path, files: Iterable[str], seeds: bool = True) -> Path:
-    """A folder of witnesses: the seeds (unless not asked) and ``files``, with their catalogue entries."""
+def edition_folder(dest: Path, files: Iterable[str], seeds: bool = True, folders: Iterable[Path] = FOLDERS) -> Path:
+    """A folder of witnesses: the seeds (unless not asked) and ``files`` (of ``folders``), with their catalogue
+    entries."""
     dest.mkdir(parents=True, exist_ok=True)
     files = list(files)
     entries = []
     sources = [(SEEDS, None)] if seeds else []
-    sources += [(folder, {f for f in files if (folder / f).exists()}) for folder in FOLDERS]
+    sources += [(folder, {f for f in files if (folder / f).exists()}) for folder in folders]
     for folder, wanted in sources:
         for p in sorted(folder.glob("*.txt")):
             if wanted is None or p.name in wanted:
@@ -63,14 +61,15 @@ def edition_folder(dest: Path, files: Iterable[str], seeds: bool = True) -> Path
     return dest
 
 
-def merged_gold(dest: Path) -> tuple[Path, Path]:
-    """Every development witness's gold ranges in one file, and every gold row group in another."""
+def merged_gold(dest: Path, sets: Iterable[Path] = SETS) -> tuple[Path, Path]:
+    """Every development witness's (or ``sets``') gold ranges in one file, and every gold row group in another."""
+    sets = list(sets)
     ranges: dict = {}
-    for path in EPISODE_GOLD:
-        ranges.update(_yaml(path) or {})
+    for s in sets:
+        ranges.update(_yaml(s / "gold" / "episodes.yaml") or {})
     groups: list = []
-    for path in ROW_GOLD:
-        groups += _yaml(path) or []
+    for s in sets:
+        groups += _yaml(s / "gold" / "rows.yaml") or []
     episodes, rows = dest / "episodes.yaml", dest / "rows.yaml"
     episodes.write_text(yaml.safe_dump(ranges, allow_unicode=True), "utf-8")
     rows.write_text(yaml.safe_dump(groups, allow_unicode=True), "utf-8")
@@ -86,12 +85,18 @@ class Figures:
     misses: list[tuple[str, str]]
 
 
+def facts_gold(sets: Iterable[Path] = SETS) -> dict[str, list]:
+    """Every development witness's (or ``sets``') gold key facts, by episode."""
+    gold: dict[str, list] = {}
+    for s in sets:
+        for episode, facts in (_yaml(s / "gold" / "facts.yaml") or {}).items():
+            gold.setdefault(episode, []).extend(facts)
+    return gold
+
+
 def facts_stated(edition, files: set[str]) -> tuple[int, int]:
     """Gold key-fact readings of ``files`` that a fact note of the episode quotes beside another witness."""
-    gold: dict[str, list] = {}
-    for path in FACT_GOLD:
-        for episode, facts in (_yaml(path) or {}).items():
-            gold.setdefault(episode, []).extend(facts)
+    gold = facts_gold()
     by_file = {w.meta.file: w for w in edition.witnesses}
     stated = total = 0
     for episode, facts in gold.items():

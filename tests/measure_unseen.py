@@ -14,50 +14,24 @@ listed; the stretches labelled otherwise than the gold; and every fact note quot
 
 from __future__ import annotations
 
-import shutil
 import sys
 import tempfile
 from pathlib import Path
 
-import yaml
-
-from tests.gold import SEEDS, SEEDS_GOLD, agreement, gold_labels, labels_by_char, row_pairs
-from tests.kinds import quoted
+from tests.dev.check_gold import UNSEEN_SETS
+from tests.gold import SEEDS_GOLD, agreement, gold_labels, labels_by_char, row_pairs
+from tests.kinds import edition_folder, facts_gold, merged_gold, quoted
 from tests.support import build_folder
-
-UNSEEN = Path(__file__).resolve().parent / "unseen"
-
-
-def _yaml(path: Path):
-    return yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else None
-
-
-def edition_of(dest: Path, sets: list[Path]) -> Path:
-    """The seeds and the sets' witnesses in one folder, with one catalogue."""
-    dest.mkdir(parents=True)
-    entries = list(_yaml(SEEDS / "catalogue.yaml")["witnesses"])
-    for folder in (SEEDS, *(s / "witnesses" for s in sets)):
-        for p in folder.glob("*.txt"):
-            shutil.copyfile(p, dest / p.name)
-        if folder != SEEDS:
-            entries += _yaml(folder / "catalogue.yaml")["witnesses"]
-    (dest / "catalogue.yaml").write_text(yaml.safe_dump({"witnesses": entries}, allow_unicode=True), "utf-8")
-    return dest
 
 
 def report(sets: list[Path]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        ranges, groups, facts = {}, [], {}
-        for s in sets:
-            ranges.update(_yaml(s / "gold" / "episodes.yaml") or {})
-            groups += _yaml(s / "gold" / "rows.yaml") or []
-            for episode, found in (_yaml(s / "gold" / "facts.yaml") or {}).items():
-                facts.setdefault(episode, []).extend(found)
-        episodes, rows = Path(tmp) / "episodes.yaml", Path(tmp) / "rows.yaml"
-        episodes.write_text(yaml.safe_dump(ranges, allow_unicode=True), "utf-8")
-        rows.write_text(yaml.safe_dump(groups, allow_unicode=True), "utf-8")
-        ed = build_folder(edition_of(Path(tmp) / "w", sets))
-        mine = {w.siglum: w for w in ed.witnesses if w.meta.file in ranges}
+        folders = [s / "witnesses" for s in sets]
+        files = [p.name for folder in folders for p in folder.glob("*.txt")]
+        ed = build_folder(edition_folder(Path(tmp) / "w", files, folders=folders))
+        episodes, rows = merged_gold(Path(tmp), sets)
+        facts = facts_gold(sets)
+        mine = {w.siglum: w for w in ed.witnesses if w.meta.file in files}
         per_witness, per_episode = agreement(ed, episodes)
         print("episodes:", ", ".join(f"{s} {per_witness[s]:.3f}" for s in sorted(mine)))
         for (s, e), (recall, precision) in sorted(per_episode.items()):
@@ -96,7 +70,7 @@ def report(sets: list[Path]) -> None:
 
 
 if __name__ == "__main__":
-    chosen = [Path(a) for a in sys.argv[1:]] or sorted(p for p in UNSEEN.iterdir() if (p / "witnesses").is_dir())
+    chosen = [Path(a) for a in sys.argv[1:]] or list(UNSEEN_SETS)
     for one in chosen:
         print(f"== {one.name}")
         report([one])

@@ -36,6 +36,7 @@ SEEDS = ROOT / "seeds"
 SETS = (DEV, *sorted(p for p in DEV.iterdir() if (p / "witnesses").is_dir()))
 UNSEEN = ROOT / "tests" / "unseen"  # sets kept out of the development set and its tuning (tests/measure_unseen.py)
 UNSEEN_SETS = tuple(sorted(p for p in UNSEEN.iterdir() if (p / "witnesses").is_dir())) if UNSEEN.is_dir() else ()
+CHECKED = SETS + UNSEEN_SETS
 EPISODES = {"anshi-dialogue", "withdrawal", "liao-marshes", "rite", "crown-prince"}
 CATALOGUE_KEYS = {"file", "siglum", "title", "description", "source", "encoding", "family", "base"}
 FACT_KINDS = {"person", "place", "number", "date", "object", "title"}
@@ -90,7 +91,7 @@ class Check:
 
     def catalogues(self) -> None:
         sigla: dict[str, str] = {}
-        for folder in (SEEDS, *(s / "witnesses" for s in SETS + UNSEEN_SETS)):
+        for folder in (SEEDS, *(s / "witnesses" for s in CHECKED)):
             files = sorted(p.name for p in folder.glob("*.txt"))
             cat = yaml.safe_load(read(folder / "catalogue.yaml")) or {}
             entries = cat.get("witnesses", []) if isinstance(cat, dict) else []
@@ -119,7 +120,7 @@ class Check:
         seed_gold = yaml.safe_load(read(ROOT / "tests" / "gold" / "episodes.yaml")) or {}
         for f, ranges in seed_gold.items():
             self.labels[f] = self.ranges(self.texts[f], ranges, f"seeds/{f}", strict=False)
-        for s in SETS + UNSEEN_SETS:
+        for s in CHECKED:
             gold = yaml.safe_load(read(s / "gold" / "episodes.yaml")) or {}
             files = sorted(f for f, home in self.home.items() if home == s)
             if sorted(gold) != files:
@@ -191,7 +192,7 @@ def check() -> Check:
     c = Check()
     c.catalogues()
     c.episodes()
-    for s in SETS + UNSEEN_SETS:
+    for s in CHECKED:
         c.rows(s)
         c.facts(s)
     return c
@@ -199,7 +200,7 @@ def check() -> Check:
 
 def main() -> int:
     c = check()
-    for s in SETS + UNSEEN_SETS:
+    for s in CHECKED:
         files = sorted(f for f, home in c.home.items() if home == s)
         print(f"{s.relative_to(ROOT)}: {len(files)} witnesses")
         for f in files:
