@@ -301,25 +301,72 @@ def test_a_cell_nothing_beside_it_supports_is_named_weak():
     assert vouched[5].weak == ()
 
 
-def test_the_seeds_weak_cells_share_no_pair_with_another_family_beside_them(seeds_edition):
+def test_a_pair_every_row_uses_supports_no_cell():
+    """A wrap-up beside another witness's aside shares 最後 (in every row): no support at ``least`` 1; a pair of
+    their row alone (評價) weighs 1, and does; the copies of one text count a pair once per row."""
+    from edition.engine.align.support import rarity, weak_cells
+    from edition.engine.model import Row
+
+    rows = (
+        Row("e-1", {"A": (_seg("A", 0, "最後來算帳"),), "C": (_seg("C", 0, "最後聊幾句"),)}),
+        Row(
+            "e-2",
+            {"A": (_seg("A", 9, "最後評價"),), "B": (_seg("B", 9, "最後評價"),), "C": (_seg("C", 9, "最後的評價"),)},
+        ),
+    )
+    family = {"A": "A", "B": "A", "C": "C"}.__getitem__
+    assert rarity(rows) == {
+        "最後": 0.0,
+        "後來": 1.0,
+        "來算": 1.0,
+        "算帳": 1.0,
+        "後聊": 1.0,
+        "聊幾": 1.0,
+        "幾句": 1.0,
+        "後評": 1.0,
+        "評價": 1.0,
+        "後的": 1.0,
+        "的評": 1.0,
+    }
+    assert [r.weak for r in weak_cells(rows, family, lambda row: False, 1.0)] == [("A", "C"), ()]
+    assert [r.weak for r in weak_cells(rows, family, lambda row: False)] == [(), ()]  # 0: any pair at all
+
+
+def test_the_seeds_weak_cells_share_too_little_with_another_family_beside_them(seeds_edition):
+    """Recomputed here from the rows: the pairs of each row (once however many cells use them), each pair's weight
+    log(rows / rows using it) / log(rows), a cell's support the best sum over another family's cell beside it --
+    in its row where its row has one, else in the rows its cell and the cells above it span."""
+    import math
+
+    least = Params().support  # (the seeds have no parameters.yaml)
     family = {m: f.id for f in seeds_edition.families for m in f.members}
     named = 0
+
+    def grams(segs):
+        return {x.folded[i : i + 2] for x in segs for i in range(len(x.folded) - 1)}
+
     for ep in seeds_edition.episodes:
         rows = ep.rows
+        used = {}
+        for row in rows:
+            for g in set().union(*(grams(segs) for segs in row.cells.values())):
+                used[g] = used.get(g, 0) + 1
         covers = {}  # (row index, siglum) -> the row indices its cell covers
         for k, row in enumerate(rows):
             for s in row.cells:
                 covers[(k, s)] = set(range(k, k + row.span.get(s, 1)))
         for k, row in enumerate(rows):
             for s, segs in row.cells.items():
-                mine = {x.folded[i : i + 2] for x in segs for i in range(len(x.folded) - 1)}
-                beside = [
-                    {y.folded[i : i + 2] for y in rows[j].cells[t] for i in range(len(y.folded) - 1)}
-                    for (j, t), rs in covers.items()
-                    if family[t] != family[s] and rs & covers[(k, s)]
-                ]
-                beside = [g for g in beside if g]  # a cell of one letter is no evidence
-                supported = any(mine & g for g in beside)
+                mine = grams(segs)
+                near = [(j, t) for (j, t), rs in covers.items() if family[t] != family[s] and rs & covers[(k, s)]]
+                if any(j == k for j, _ in near):
+                    near = [(j, t) for j, t in near if j == k]
+                beside = [g for g in (grams(rows[j].cells[t]) for j, t in near) if g]  # one letter: no evidence
+                best = max(
+                    (sum(math.log(len(rows) / used[g]) / math.log(len(rows)) for g in mine & g2) for g2 in beside),
+                    default=0.0,
+                )
+                supported = any(mine & g2 for g2 in beside) and best >= least - 1e-9
                 assert (s in row.weak) == bool(mine and beside and not supported), (row.id, s)
                 named += s in row.weak
     assert named  # the seeds have such cells (A/B's thoughts beside the others' deeds)

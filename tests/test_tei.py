@@ -240,7 +240,7 @@ def test_every_row_is_an_ab_with_a_reading_for_every_witness(case):
             assert {wit_id[s] for s in row["cells"]} <= set(wits)
             weak = app.xpath("t:note[@type='weak']/text()", namespaces=NS)
             assert (ab.get("cert"), weak) == (
-                ("low", [f"{'、'.join(row['weak'])} 此格與旁邊他本各格沒有相同的字，只憑次序在此行"])
+                ("low", [f"{'、'.join(row['weak'])} 此格與旁邊他本各格少有相同而不常見的字，多憑次序在此行"])
                 if row.get("weak")
                 else (None, [])
             ), row["id"]

@@ -96,6 +96,14 @@ class Params:
         " every kind chose 0.2 over 0.3 (moved's, used until stop 43); 0.15, chosen by most, lowered all together.",
     )
     floor_share: float = p(0.75, "Share of the lesser of match and moved below which no text is a candidate at all.")
+    support: float = p(
+        1.5,
+        "Weight (support.rarity) of the pairs a cell must share with another family's cell beside it not to be named"
+        " weak (0: any pair). Chosen from 0, 0.5, 0.75, 1, 1.25, 1.5, 2 by leaving one of four blind readings of 40"
+        " rows out (two of the edition of every kind, two readers of the classical one; the score: the share of the"
+        " rows read wrong or partly right that are named, less the share of the right ones): 1.5 in every fold,"
+        " held out 0.44, 0.35, 0.57, 0.31 (any pair: 0.06, 0.02, 0.20, 0.11).",
+    )
     longest: int = p(8, "Rows a segment may answer, and segments one row may take, at most.")
     reach: int = p(4, "Rows either side, in units of longest, that a sentence's parted clauses may go to.")
     candidates: int = p(32, "Rows one segment is weighed against at most (the likeliest, where a text repeats).")

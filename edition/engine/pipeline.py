@@ -220,7 +220,10 @@ def rows_of(
         regrouped += len(groups)
         passages = [p for group in groups for p in group]
         rows = weak_cells(
-            beside_base(d.id, order, rows, copies), lambda s: family.get(s, s), partial(vouched, passages)
+            beside_base(d.id, order, rows, copies),
+            lambda s: family.get(s, s),
+            partial(vouched, passages),
+            params.support,
         )
         results.append(EpisodeResult(d, rows))
     return tuple(results), ({"rows": regrouped} if regrouped else {})

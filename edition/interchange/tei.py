@@ -498,7 +498,7 @@ class _Builder:
                 self.note(app, note)
             if row.get("weak"):  # the machine is unsure of the row (``edition.engine.align.support``)
                 ab.set("cert", "low")
-                said = f"{'、'.join(row['weak'])} 此格與旁邊他本各格沒有相同的字，只憑次序在此行"
+                said = f"{'、'.join(row['weak'])} 此格與旁邊他本各格少有相同而不常見的字，多憑次序在此行"
                 sub(app, "note", said, type="weak")
         if not rows and not ep["description"]:
             sub(div, "p", "（此段諸本皆無）").tail = "\n"

@@ -1,19 +1,27 @@
-"""Which cells of a row the alignment has no evidence for: abstaining from a claim is better than misleading.
+"""Which cells of a row the alignment has too little evidence for: abstaining from a claim is better than misleading.
 
 The rows put side by side what the witnesses tell at one moment, and a reader trusts a row as the machine's
-claim that they do. Where a cell shares not two consecutive letters (folded: scripts and variant forms alike)
-with any cell of another family beside it -- in its row, or in the rows its cell spans, or from a cell above that
-spans down over it -- nothing in the texts supports putting it there: only its place between its neighbours
-does. Such a cell is not moved (its place in its witness's order stands, and the gold pairs the rows get right
-are kept); it is named in the row's ``weak``, and the site shows the row as one the machine is unsure of. A
-blind reading of the development edition found the rows with such a cell mostly the ones with a cell of
-another moment beside the right ones (five of six; ``tests/dev/READING.md``, eighth reading). A cell of fewer
+claim that they do. A cell is supported by another family's cell beside it -- in its row; where its row holds
+none, in the rows its cell spans or from a cell above that spans down over it -- when the two share pairs of
+consecutive letters (folded: scripts and variant forms alike) that are rare enough in the episode to say the two
+tell one moment (``rarity``: a pair of one row weighs 1, one of every row 0; together they must reach
+``Params.support``). Where no cell beside it supports it, only its place between its neighbours put it there.
+Such a cell is not moved (its place in its witness's order stands, and the gold pairs the rows get right are
+kept); it is named in the row's ``weak``, and the site shows the row as one the machine is unsure of.
+
+Any shared pair at all was enough until stop 55 (``support`` 0), and then the flag told the blind readers little:
+rows of a wrap-up beside another witness's aside (最後來算一下這場東征的帳 / 最後聊幾句評價) share 最後, 时候 or
+然後, and were not named. Read against four blind readings of 40 rows each (``tests/dev/READING.md``), the
+weighed rule, with the cells of the row itself preferred to those spanning it, tells the rows a reader found
+wrong or partly right from the right ones far better; ``Params.support`` says how it was chosen. A cell of fewer
 than two letters gives no evidence either way: it is never named, and counts for no other. Nor is a cell named
 in a row an editor's ``rows`` directive made (the editor vouches for it).
 """
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from itertools import chain
@@ -30,10 +38,12 @@ def pairs(segs: Iterable[Segment]) -> frozenset[str]:
     return frozenset(chain.from_iterable(map(add, t, t[1:]) for t in texts))
 
 
-def weak_cells(rows: tuple[Row, ...], family: Callable[[str], str], vouched: Callable[[Row], bool]) -> tuple[Row, ...]:
-    """The rows, each with the witnesses whose cell no other family's cell beside it shares a pair with. A cell's
-    pairs are read only where another family's cell stands beside it (copies of one text, the most of a large
-    edition, have none)."""
+def weak_cells(
+    rows: tuple[Row, ...], family: Callable[[str], str], vouched: Callable[[Row], bool], least: float = 0.0
+) -> tuple[Row, ...]:
+    """The rows, each with the witnesses whose cell no other family's cell beside it supports by at least ``least``
+    (``support``; 0: any pair at all). A cell's pairs are read only where another family's cell stands beside it
+    (copies of one text, the most of a large edition, have none)."""
     spans = [{s: k + row.span.get(s, 1) for s in row.cells} for k, row in enumerate(rows)]  # rows each cell reaches
     reach = max((n for row in rows for n in row.span.values()), default=1)  # no cell from further above reaches k
     grams: dict[tuple[int, str], frozenset[str]] = {}
@@ -43,6 +53,7 @@ def weak_cells(rows: tuple[Row, ...], family: Callable[[str], str], vouched: Cal
             grams[(j, t)] = pairs(rows[j].cells[t])
         return grams[(j, t)]
 
+    weight = rarity(rows) if least else {}
     out = []
     for k, row in enumerate(rows):
         weak = []
@@ -54,10 +65,32 @@ def weak_cells(rows: tuple[Row, ...], family: Callable[[str], str], vouched: Cal
                     for t, end in spans[j].items()
                     if end > k and family(t) != family(s)
                 ]
+                if any(j == k for j, _ in beside):  # its own row's cells, where it has any: spanning cells
+                    beside = [(j, t) for j, t in beside if j == k]  # hold many moments, and support too much
                 if not beside or not of(k, s):
                     continue
                 others = [g for g in (of(j, t) for j, t in beside) if g]
-                if others and not any(of(k, s) & g for g in others):
+                if others and not any(support(of(k, s) & g, weight, least) for g in others):
                     weak.append(s)
         out.append(replace(row, weak=tuple(weak)) if weak else row)
     return tuple(out)
+
+
+def rarity(rows: tuple[Row, ...]) -> dict[str, float]:
+    """Each pair's weight as evidence that two cells tell one moment: log(rows / rows using it), over log(rows), so a
+    pair of one row weighs 1 and one of every row 0, in an episode of any length. Counted by rows, not cells: the
+    copies of one text in a row use the same pairs, and are no more evidence for it."""
+    used: Counter[str] = Counter()
+    for row in rows:
+        used.update(frozenset().union(*map(pairs, row.cells.values())))
+    if len(rows) < 2:
+        return {}
+    scale = math.log(len(rows))
+    return {g: math.log(len(rows) / n) / scale for g, n in used.items()}
+
+
+def support(shared: frozenset[str], weight: dict[str, float], least: float) -> bool:
+    """Whether the pairs two cells share say they tell one moment: any pair at all where ``least`` is 0, else their
+    weights (``rarity``, summed exactly: in any order) reaching ``least`` -- 然後, 时候, 最後 are in every other row,
+    and a wrap-up beside another witness's aside shares them."""
+    return bool(shared) and (not least or math.fsum(weight.get(g, 0.0) for g in shared) >= least)
