@@ -59,14 +59,14 @@ def weak_cells(
         weak = []
         if not vouched(row):
             for s in row.cells:
-                beside = [  # every cell of another family that shares a row with this one
+                # another family's cells in its own row, where it has any (a cell spanning many rows holds many
+                # moments, and supports too much); else every one that shares a row with it
+                beside = [(k, t) for t in row.cells if family(t) != family(s)] or [
                     (j, t)
                     for j in range(max(0, k - reach + 1), spans[k][s])
                     for t, end in spans[j].items()
                     if end > k and family(t) != family(s)
                 ]
-                if any(j == k for j, _ in beside):  # its own row's cells, where it has any: spanning cells
-                    beside = [(j, t) for j, t in beside if j == k]  # hold many moments, and support too much
                 if not beside or not of(k, s):
                     continue
                 others = [g for g in (of(j, t) for j, t in beside) if g]
