@@ -325,6 +325,21 @@ def test_a_day_is_one_day_wherever_a_text_tells_it(seeds_edition):
         assert any(x <= a < y for x, y in cells[(episode, s)])
 
 
+def test_a_value_two_families_alone_give_alike_is_said_to_agree(tmp_path):
+    """D's 先自点起三千飞骑 and a flashback novel's 三千飛騎 are the only counts of the emperor's escort: the note
+    lists A and E as not telling it, and says the two that do agree (a blind reader took 「CM 作三千名；D 作三千飞骑」
+    for two readings that differ)."""
+    from tests.kinds import edition_folder
+
+    ed = build_folder(edition_folder(tmp_path / "w", ["221_flashback_novel.txt"]))
+    texts = {w.siglum: w.text for w in ed.witnesses}
+    escort = [n for n in notes_of(ed, "fact") if n.episode == "crown-prince" and n.label.startswith("數目（兵）")]
+    assert [n.label for n in escort] == ["數目（兵），所記同數"]
+    quoted = {s: texts[s][a:b] for r in escort[0].readings for s, (a, b) in r.spans.items()}
+    assert quoted == {"D": "三千飞骑", "Y": "三千飛騎"}
+    assert [r.sigla for r in escort[0].readings if not r.text] == [("A", "E")]
+
+
 def test_a_day_given_in_two_forms_is_one_note(tmp_path):
     """E, a popular history (V) and an encyclopaedia (W) give the prince's meeting as the twenty-first day (二十一日,
     十月二十一日, 10月21日); the chronicle (P) gives it as 丙辰. Three families agreeing on a day made a note saying

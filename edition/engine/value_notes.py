@@ -444,6 +444,9 @@ class ValueNotes:
             for x in xs:
                 slot.setdefault(x.siglum, x)
             label = _value_label(kind, key)
+            if len(families) > 1:  # several tell it alike (三千名飛騎, 三千飞骑): the label says so
+                same = "，所記同月" if MONTH_OF.fullmatch(xs[0].value) else "，所記同日"
+                label += "，所記同數" if kind == "number" else same
             unsaid = Reading(tuple(sorted(others)), "", {})
             out.append((kind, label, (*self.q.worded(slot), unsaid)))
         return out
