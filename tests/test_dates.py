@@ -5,8 +5,8 @@ import shutil
 import pytest
 
 from edition.engine.convert import to_simplified
-from edition.engine.dates import calendar, months_in_force, numeral
-from edition.engine.episodes import load_episodes
+from edition.engine.dates import calendar, counted_day, months_in_force, numeral
+from edition.engine.episodes import load_calendar, load_episodes
 from edition.errors import EditionError
 from tests.support import ROOT, build_folder
 
@@ -79,6 +79,56 @@ def test_a_window_that_is_no_month_is_an_error_with_its_line(tmp_path):
     path.write_text("episodes:\n  - id: a\n    title: A\n    window: 十九年九月至十月\n", encoding="utf-8")
     ((episode,), _) = load_episodes(path)
     assert (episode.window.year, episode.window.first, episode.window.last) == (19, 9, 10)
+
+
+def test_a_cyclical_day_is_counted_in_its_month_from_the_month_s_first_day():
+    """貞觀十九年九月丙寅朔, 十月丙申朔: 癸未 is the 18th of the ninth month, 丙午 and 丙辰 the 11th and 21st of the
+    tenth; a month the calendar does not give, or a day more than thirty after the first, is not counted."""
+    months = {9: 2, 10: 32}  # 丙寅, 丙申 (甲子 is 0)
+    assert counted_day("九月", "癸未", months) == "九月十八日"
+    assert counted_day("十月", "丙午", months) == "十月十一日"
+    assert counted_day("十月", "丙辰", months) == "十月二十一日"
+    assert counted_day("十月", "丙申", months) == "十月一日"
+    assert counted_day("八月", "癸未", months) is None
+    assert counted_day("十月", "乙未", months) is None  # 丙申's eve: the 60th day after it
+
+
+def test_the_editor_s_calendar_and_its_mistakes(tmp_path):
+    """The seeds' calendar, and each mistake named with its line."""
+    assert load_calendar(ROOT / "seeds" / "episodes.yaml") == {9: 2, 10: 32}
+    path = tmp_path / "episodes.yaml"
+    head = "episodes:\n  - id: a\n    title: A\ncalendar:\n"
+    for entry, said in (
+        ("  - {month: 九月, first: 丙寅}\n  - {month: 九月, first: 丙申}\n", "line 6"),
+        ("  - {month: 九旬, first: 丙寅}\n", "'九旬' is not a month"),
+        ("  - {month: 九月, first: 丙子丑}\n", "'丙子丑' is not a cyclical day"),
+        ("  - {month: 九月, day: 丙寅}\n", "day"),
+    ):
+        path.write_text(head + entry, encoding="utf-8")
+        with pytest.raises(EditionError) as err:
+            load_calendar(path)
+        assert said in str(err.value) and "episodes.yaml" in str(err.value), str(err.value)
+    path.write_text(head + "  - {month: 十月, first: 丙申朔}\n", encoding="utf-8")
+    assert load_calendar(path) == {10: 32}  # 丙申朔 as a table writes it
+    assert load_episodes(path)[0][0].id == "a"  # the episodes read past it
+
+
+def test_an_annal_s_cyclical_day_is_the_others_counted_day_by_the_calendar(tmp_path):
+    """An emperor's annal dates the order to return 癸未 where the seeds write 九月十八日: with the seeds' calendar
+    the note of the day quotes 癸未 as written among those that agree; without it, the annal's day is not theirs."""
+    from tests.kinds import edition_folder
+
+    folder = edition_folder(tmp_path / "w", ["251_benji_taizong.txt"])
+    plain = tmp_path / "episodes.yaml"
+    text = (ROOT / "seeds" / "episodes.yaml").read_text(encoding="utf-8")
+    plain.write_text(text[: text.index("\ncalendar:")] + "\n", encoding="utf-8")
+    for episodes, annal in ((None, {"BA": "癸未"}), (plain, {})):
+        ed = build_folder(folder, episodes)
+        texts = {w.siglum: w.text for w in ed.witnesses}
+        order = [n for n in ed.notes if n.episode == "withdrawal" and n.label.startswith("時日")]
+        quoted = [{s: texts[s][a:b] for r in n.readings for s, (a, b) in r.spans.items()} for n in order]
+        assert [n.label for n in order] == ["時日，所記同日"], quoted
+        assert quoted == [{"A": "九月十八日", "B": "九月十八日", "C": "九月十八日", "E": "九月十八日", **annal}]
 
 
 # An annal in the manner of the dynastic annals, written for this test (not copied from any): the whole campaign

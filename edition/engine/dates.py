@@ -158,3 +158,19 @@ def as_written_in_chinese(date: str) -> str:
     (a day of the month's first ten, with 初 or without, is one day), 九月十八号 -> 九月十八日."""
     date = re.sub(r"\d+", lambda m: chinese(int(m.group())), date).replace("号", "日")
     return re.sub(r"初([一二三四五六七八九十])日?", r"\1日", date)
+
+
+Calendar = dict[int, int]  # month (1-12) -> the cyclical day its first day is (0 for 甲子): the editor's ``calendar``
+
+
+def counted_day(month: str, cyclical: str, calendar: Calendar) -> str | None:
+    """A cyclical day of a month as the day counted in it (十月丙午 -> 十月十一日), where the editor's calendar gives
+    that month's first day (十月丙申朔); None where it does not, or the day cannot fall in that month (more than
+    thirty days after its first). The texts date one day either way (P's 癸未, the others' 九月十八日), and a note
+    can say so only with the month's first day, which no text need give."""
+    number = month_number(month)
+    first = calendar.get(number) if number is not None else None
+    if first is None or cyclical not in CYCLICAL_DAYS:
+        return None
+    day = (CYCLICAL_DAYS.index(cyclical) - first) % 60 + 1
+    return as_written_in_chinese(f"{month}{day}日") if day <= 30 else None

@@ -4,6 +4,9 @@ Besides the episodes, the file may describe the *context*: other events the
 witnesses tell around the episodes (the siege before, the campaign's tally, the
 journey home). Text telling them belongs to no episode; describing them lets the
 assignment recognise it as such instead of pulling it into the nearest episode.
+And it may give the *calendar*: the first day (朔) of the months the story falls in,
+as a table of the year gives it, so that a cyclical day (癸未) and a day counted in the
+month (九月十八日) are known for one day in the notes.
 """
 
 from __future__ import annotations
@@ -13,12 +16,15 @@ from pathlib import Path
 
 from ..errors import EditionError
 from .datafile import YamlMap, check_keys, prose, read_yaml, sections, text_field, texts_field
-from .dates import month_number, numeral
+from .dates import CYCLICAL_DAYS, Calendar, month_number, numeral
 from .model import EpisodeDef, Window
 
 _KEYS = {"id", "title", "description", "cues", "examples", "order", "window"}
 _CONTEXT_KEYS = {"id", "title", "description", "cues", "examples"}
+_CALENDAR_KEYS = {"month", "first"}
+_TOP = {"episodes", "context", "calendar"}
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+MONTH = re.compile(r"(?:正|十[一二]|[一二三四五六七八九十])月")
 
 
 _WINDOW = re.compile(
@@ -71,10 +77,34 @@ def _definition(path: Path, entry: YamlMap, n: int, where: str, seen: set[str], 
 
 def load_episodes(path: Path) -> tuple[tuple[EpisodeDef, ...], tuple[EpisodeDef, ...]]:
     """The episodes in narrative order (``order:`` if given, else their order in the file), and the context."""
-    parts = sections(path, read_yaml(path), {"episodes", "context"})
+    parts = sections(path, read_yaml(path), _TOP)
     seen: set[str] = set()
     defs = [_definition(path, e, n, f"episode entry {n}", seen, False) for n, e in enumerate(parts["episodes"], 1)]
     if not defs:
         raise EditionError(path, "defines no episode")
     context = [_definition(path, e, n, f"context entry {n}", seen, True) for n, e in enumerate(parts["context"], 1)]
     return tuple(sorted(defs, key=lambda d: (d.order, d.id))), tuple(context)
+
+
+def load_calendar(path: Path) -> Calendar:
+    """``calendar:`` -- a list of ``{month: 十月, first: 丙申}``, the first day of each month of the story's year as
+    the editor's table gives it (貞觀十九年十月丙申朔); none, where the file gives none."""
+    out: Calendar = {}
+    for n, entry in enumerate(sections(path, read_yaml(path), _TOP)["calendar"], 1):
+        where = f"calendar entry {n}"
+        check_keys(path, entry, _CALENDAR_KEYS, where)
+        month_text = text_field(path, entry, "month", where, required=True)
+        first = text_field(path, entry, "first", where, required=True).removesuffix("朔")
+        month = month_number(month_text) if MONTH.fullmatch(month_text) else None
+        if month is None:
+            raise EditionError(
+                path, f"{where}: month '{month_text}' is not a month (e.g. 十月)", entry.line_of("month")
+            )
+        if first not in CYCLICAL_DAYS:
+            raise EditionError(
+                path, f"{where}: first '{first}' is not a cyclical day (e.g. 丙申)", entry.line_of("first")
+            )
+        if month in out:
+            raise EditionError(path, f"{where}: month '{month_text}' is given twice", entry.line_of("month"))
+        out[month] = CYCLICAL_DAYS.index(first)
+    return out

@@ -78,11 +78,12 @@ class Facts:
         params: Params,
         surnames: tuple[str, ...] = (),
         episodes: tuple[EpisodeResult, ...] = (),
+        calendar: dict[int, int] | None = None,
     ) -> None:
         """``episodes``: every episode's rows, so that a note knows in which episode a text tells a value it quotes
-        from outside its own (``ValueNotes._day_notes``)."""
+        from outside its own (``ValueNotes._day_notes``); ``calendar``: the editor's first days of the months."""
         quoting = self.quoting = Quoting({s: f.id for f in families for s in f.members}, norm_fold)
-        self.gathering = Gathering(mentions, tokens, norm_fold, surnames)
+        self.gathering = Gathering(mentions, tokens, norm_fold, surnames, calendar)
         self.entities = EntityNotes(
             register,
             mentions,

@@ -191,7 +191,8 @@ def annotate(
         for w in witnesses
         for m in cache.get(("mentions", *keys[w.siglum], named), partial(mentions, w.siglum, tokens[w.siglum], forms))
     )
-    facts = Facts(register, found, tokens, fams, norm.fold_text, resources.params, resources.surnames, episodes)
+    params, surnames, calendar = resources.params, resources.surnames, resources.calendar
+    facts = Facts(register, found, tokens, fams, norm.fold_text, params, surnames, episodes, calendar)
     # each copy against its base and each episode's fact notes, side by side (``spread``: one batch, so that
     # neither waits for the other's last piece); then each family's notes merged
     pairs = [(f, s) for f in fams if len(f.members) > 1 for s in f.members if s != f.base]

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..errors import EditionError
 from .datafile import read_text, tsv_rows, within
 from .editorial import EDITORIAL, Directives, load_directives
-from .episodes import load_episodes
+from .episodes import load_calendar, load_episodes
 from .model import EpisodeDef
 from .normalise import Normaliser
 from .params import Params, load_params
@@ -37,6 +37,7 @@ class Resources:
 
     episodes: tuple[EpisodeDef, ...]
     context: tuple[EpisodeDef, ...]  # other events told around the episodes (see episodes.py)
+    calendar: dict[int, int] = field(hash=False)  # month -> its first day, as a cyclical day's index (episodes.py)
     variants: dict[str, str] = field(hash=False)  # variant character -> the form compared
     surnames: tuple[str, ...]
     params: Params
@@ -110,6 +111,7 @@ def load_resources(folders: Sequence[Path], episodes_file: Path | None = None, e
     resources = Resources(
         episodes=episodes,
         context=context,
+        calendar=load_calendar(episodes_path),
         variants=variants,
         surnames=load_surnames(surnames_path),
         params=load_params(params_path),

@@ -7,12 +7,21 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from .collate import BRACKETS
-from .dates import DATE, DAY_OF_MONTH, FACT_DATE, MONTH_OF, as_written_in_chinese, months_in_force
+from .dates import (
+    DATE,
+    DAY_OF_MONTH,
+    FACT_DATE,
+    MONTH_OF,
+    Calendar,
+    as_written_in_chinese,
+    counted_day,
+    months_in_force,
+)
 from .model import Segment, Tokens
 from .numerals import ARABIC, NUMERALS, arabic_value, number_value
 from .register import Mention, Mentions
@@ -194,9 +203,13 @@ def directions(tokens: Tokens, seg: Segment, places: list[tuple[int, int]]) -> l
     return out
 
 
-def dates(tokens: Tokens, seg: Segment, months: dict[int, str]) -> list[Said]:
+def dates(
+    tokens: Tokens, seg: Segment, months: dict[int, str], calendar: Calendar | None = None, named: Named = ()
+) -> list[Said]:
     """The dates of a segment; ``months``: the month each day the witness gives without one falls in, by the
-    letter it starts at (``dates.months_in_force``), so that E's 二十一日 is the 十月二十一日 of the others."""
+    letter it starts at (``dates.months_in_force``), so that E's 二十一日 is the 十月二十一日 of the others. With the
+    editor's ``calendar``, a cyclical day is valued as the day counted in its month (``dates.counted_day``): its
+    own month, or the last one the witness named before it (``named``: where it names months, in order)."""
     n, out = seg.folded, []
     for rx in (FACT_DATE, DAY_OF_MONTH):
         for m in rx.finditer(n):
@@ -212,8 +225,35 @@ def dates(tokens: Tokens, seg: Segment, months: dict[int, str]) -> list[Said]:
             value = as_written_in_chinese(months.get(seg.lo + a, "") + m.group()) if rx is FACT_DATE else m.group()
             if rx is DAY_OF_MONTH and not a and (month := _month_before(tokens.text, start)):
                 start, value = month.start(1), month[1] + value  # 冬十月丙申朔 cut before its day: one date
+            if rx is DAY_OF_MONTH and calendar:
+                value = _counted(value, seg.lo + a, calendar, named) or value
             out.append(_said(tokens, start, end, "date", key, value))
     return sorted(out, key=lambda s: s.start)
+
+
+Named = Sequence[tuple[int, str]]  # where a witness names a month (in its folded text), and the month, in order
+# how far (letters of the folded text) a bare cyclical day may lie after the month it is read in: a chronicle names
+# the month at its first entry and dates the entries after it by their days (九月……癸未……乙酉……丙戌), an entry
+# or a few; further on, it may have passed into a month it does not name
+MONTH_REACH = 300
+
+
+def named_months(folded: str) -> list[tuple[int, str]]:
+    """Where a text names a month, and which (``dates``' ``named``)."""
+    return [(m.start(), m.group()) for m in MONTH_OF.finditer(folded)]
+
+
+def _counted(value: str, at: int, calendar: Calendar, named: Named) -> str | None:
+    """A cyclical day (``value``, its month written before it or not) as the day counted in its month, if the
+    calendar tells it (``dates.counted_day``); a bare one is of the month the witness last named before ``at``, not
+    more than ``MONTH_REACH`` letters before."""
+    head = MONTH_OF.match(value)
+    if head is not None:
+        return counted_day(head.group(), value[head.end() :], calendar)
+    k = bisect_right(named, (at, "")) - 1
+    if k < 0 or at - named[k][0] > MONTH_REACH:
+        return None  # no month named near before it: the day may be of a month the text moved on to unnamed
+    return counted_day(named[k][1], value, calendar)
 
 
 # a month that ends the sentence before a cyclical day, marks and line breaks between (冬十月丙 / 申朔, 十月。丙申朔)
@@ -264,8 +304,11 @@ class Gathering:
         tokens: dict[str, Tokens],
         fold: Callable[[str], str],
         surnames: Iterable[str] = (),
+        calendar: Calendar | None = None,
     ) -> None:
         self.tokens = tokens
+        self.calendar = calendar or {}  # the editor's: a cyclical day's month and day (``dates``)
+        self._named: dict[str, list[tuple[int, str]]] = {}
         self.fold = fold
         self.index = Mentions(mentions)
         self._brackets: dict[str, tuple[list[int], list[int]]] = {}  # witness -> where glossing brackets open, close
@@ -274,6 +317,12 @@ class Gathering:
         self._aside: dict[tuple[str, str], tuple[list[int], list[int]]] = {}
         self._naming: dict[tuple[str, str], str | None] = {}
         self.surnames = {fold(x) for x in surnames}
+
+    def _dates(self, siglum: str, seg: Segment) -> list[Said]:
+        """``dates`` of one of the witness's segments, or of its whole text, with what they read of the witness."""
+        if self.calendar and siglum not in self._named:
+            self._named[siglum] = named_months(self.tokens[siglum].n)
+        return dates(self.tokens[siglum], seg, self._months(siglum), self.calendar, self._named.get(siglum, ()))
 
     def _months(self, siglum: str) -> dict[int, str]:
         """The month each day the witness gives without one falls in (``dates.months_in_force``), found once."""
@@ -334,7 +383,7 @@ class Gathering:
                 places += [(m.start, m.end)] if m.kind == "place" else []
             values = (
                 *quantities(tokens, seg),
-                *dates(tokens, seg, self._months(siglum)),
+                *self._dates(siglum, seg),
                 *directions(tokens, seg, places),
             )
             out += [
@@ -470,9 +519,7 @@ class Gathering:
         if siglum not in self._everywhere:
             tokens = self.tokens[siglum]
             whole = Segment(siglum, 0, 0, len(tokens.text), tokens.text, tokens.n, 0, 0, len(tokens.n))
-            found = sorted(
-                (*quantities(tokens, whole), *dates(tokens, whole, self._months(siglum))), key=lambda x: -x.start
-            )
+            found = sorted((*quantities(tokens, whole), *self._dates(siglum, whole)), key=lambda x: -x.start)
             self._everywhere[siglum] = {(x.kind, x.value): x for x in found}  # the last written is the first
         return self._everywhere[siglum]
 
