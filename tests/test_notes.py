@@ -325,6 +325,22 @@ def test_a_day_is_one_day_wherever_a_text_tells_it(seeds_edition):
         assert any(x <= a < y for x, y in cells[(episode, s)])
 
 
+def test_two_days_of_two_moments_in_one_row_are_no_variant(tmp_path):
+    """A translated monograph (an unseen set) dates the crossing of the 辽河 九月二十一日; the rows put it beside E's
+    九月二十日，大军至辽东城, and E dates the crossing 二十一日 in its next clause. The note set the two days
+    against each other as readings of one date (read wrong); one of the two texts giving the other's day in the
+    episode, they date two moments, and no note sets them apart."""
+    from tests.kinds import edition_folder
+
+    home = ROOT / "tests" / "unseen" / "translated" / "witnesses"
+    ed = build_folder(edition_folder(tmp_path / "w", ["323_translated_scholarship.txt"], folders=[home]))
+    texts = {w.siglum: w.text for w in ed.witnesses}
+    assert "九月二十日，大军至辽东城；\n二十一日又顺利进至辽水" in texts["E"]
+    for n in notes_of(ed, "fact"):
+        quoted = {s: texts[s][a:b] for r in n.readings for s, (a, b) in r.spans.items()}
+        assert not (quoted.get("CN") == "九月二十一日" and quoted.get("E") == "九月二十日"), n.text
+
+
 def test_a_value_two_families_alone_give_alike_is_said_to_agree(tmp_path):
     """D's 先自点起三千飞骑 and a flashback novel's 三千飛騎 are the only counts of the emperor's escort: the note
     lists A and E as not telling it, and says the two that do agree (a blind reader took 「CM 作三千名；D 作三千飞骑」

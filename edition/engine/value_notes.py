@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
+from itertools import combinations
 
 from .dates import DAY_OF_MONTH, MONTH_OF, date_letters
 from .model import Reading
@@ -29,6 +30,18 @@ def _whole(date: str) -> bool:
     """A date that can stand against another: a month with its day, or a cyclical day (九月十八日, 乙酉);
     九月十八日 and 二十一日, or 十月初, may be two events' days."""
     return ("月" in date and "日" in date) or bool(DAY_OF_MONTH.fullmatch(date))
+
+
+def _two_moments(slot: dict[str, Said], everything: dict[str, list[Said]]) -> bool:
+    """Whether every two days of a date note that differ are two moments' days: one of the two texts gives the
+    other's day too, elsewhere in the episode (E's 九月二十日，大军至辽东城；二十一日又顺利进至辽水 beside a text's
+    九月二十一日 of the crossing alone: the row set E's arrival against it, and E dates the crossing as it does)."""
+    days = {s: {x.value for x in xs if x.kind == "date"} for s, xs in everything.items()}
+    return all(
+        x.value in days.get(t, ()) or y.value in days.get(s, ())
+        for (s, x), (t, y) in combinations(slot.items(), 2)
+        if x.value != y.value
+    )
 
 
 def _value_label(kind: str, key: str) -> str:
@@ -245,6 +258,8 @@ class ValueNotes:
             if key == "date" and not agreed:
                 slot = self._dating_alike(slot, episode[1])
                 if len(self.q.families(slot)) < 2 or len({x.value for x in slot.values()}) == 1:
+                    continue
+                if _two_moments(slot, episode[0]):
                     continue
             label = _value_label(kind, key)
             if agreed:  # the label says they are one value
