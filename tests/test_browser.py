@@ -640,6 +640,31 @@ def test_rows_where_at_least_n_witnesses_speak(page, base_url, export):
     assert all(shown())
 
 
+def test_rows_the_machine_is_sure_of(page, base_url, export):
+    """「程式有把握的行」 hides every row the export names unsure (``weak``), with the rows a spanning cell ties to it,
+    and keeps the rest."""
+    page.goto(base_url + EPISODE)
+    shown = lambda: page.evaluate("[...document.querySelectorAll('.ed-parallel tbody tr')].map(tr => !tr.hidden)")  # noqa: E731
+    ep = next(e for e in export["episodes"] if e["id"] == "anshi-dialogue")
+    weak = [bool(row.get("weak")) for row in ep["rows"]]
+    assert any(weak) and not all(weak)
+    page.select_option("select[data-speak]", "sure")
+    ends = [max([i + 1, *(i + n for n in row.get("span", {}).values())]) for i, row in enumerate(ep["rows"])]
+    expected, start = [False] * len(weak), 0
+    while start < len(weak):
+        end, k = ends[start], start
+        while k < end:
+            end = max(end, ends[k])
+            k += 1
+        expected[start:end] = [not any(weak[start:end])] * (end - start)
+        start = end
+    assert shown() == expected
+    assert all(not on for on, w in zip(shown(), weak, strict=True) if w) and any(shown())
+    shot(page, "anshi-dialogue-sure-rows")
+    page.select_option("select[data-speak]", "0")
+    assert all(shown())
+
+
 # --- citation feedback, numbering, layout ------------------------------------------------------------------------
 
 

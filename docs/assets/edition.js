@@ -293,10 +293,11 @@
     all("input[data-register]").forEach(function (el) { el.checked = on; });
   }
 
-  /* --- rows: where at least N witnesses speak ---------------------------------------------------------------- */
+  /* --- rows: where at least N witnesses speak, or the ones the machine is sure of ------------------------------ */
 
   // How many of the shown witnesses have text in each row (a spanning cell in every row it covers), and the
   // groups of rows that spanning cells tie together: a group is shown or hidden whole, or the table would tear.
+  // "sure": the groups with no row the machine marked unsure (tr.ed-weak, its 「？」).
   function showRows(table, hiddenW, speak) {
     var rows = all("tbody tr", table), counts = rows.map(function () { return 0; }), ends = rows.map(function (_, i) { return i + 1; });
     rows.forEach(function (tr, i) {
@@ -308,10 +309,15 @@
       });
     });
     var shown = all("input[data-witness]").length - hiddenW.length;
-    var need = speak === "all" ? Math.max(shown, 1) : +speak || 0;
+    var sure = speak === "sure", need = speak === "all" ? Math.max(shown, 1) : +speak || 0;
     for (var start = 0; start < rows.length;) {
-      var end = ends[start], on = false;
-      for (var k = start; k < end; k++) { end = Math.max(end, ends[k]); on = on || counts[k] >= need; }
+      var end = ends[start], on = false, weak = false;
+      for (var k = start; k < end; k++) {
+        end = Math.max(end, ends[k]);
+        on = on || counts[k] >= need;
+        weak = weak || rows[k].classList.contains("ed-weak");
+      }
+      if (sure) on = !weak;
       for (k = start; k < end; k++) {
         rows[k].hidden = !on;
         var square = document.querySelector('.ed-strip a[href="#' + rows[k].id + '"]');
