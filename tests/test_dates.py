@@ -131,6 +131,20 @@ def test_an_annal_s_cyclical_day_is_the_others_counted_day_by_the_calendar(tmp_p
         assert quoted == [{"A": "九月十八日", "B": "九月十八日", "C": "九月十八日", "E": "九月十八日", **annal}]
 
 
+def test_a_cyclical_day_with_no_month_named_is_of_its_episode_s_month(tmp_path):
+    """The 四庫 通鑑's excerpt names no 九月 before its 癸未勑班師: the withdrawal's window (十九年九月) and the
+    calendar make it the 18th, and the note of the day quotes it among the seeds' 九月十八日."""
+    from tests.kinds import edition_folder
+
+    ed = build_folder(edition_folder(tmp_path / "w", ["101_tongjian_skqs.txt"]))
+    texts = {w.siglum: w.text for w in ed.witnesses}
+    assert "九月" not in texts["P"][: texts["P"].index("癸未")]
+    order = [n for n in ed.notes if n.episode == "withdrawal" and n.label.startswith("時日")]
+    quoted = [{s: texts[s][a:b] for r in n.readings for s, (a, b) in r.spans.items()} for n in order]
+    assert [n.label for n in order] == ["時日，所記同日"], quoted
+    assert quoted == [{"A": "九月十八日", "B": "九月十八日", "C": "九月十八日", "E": "九月十八日", "P": "癸未"}]
+
+
 # An annal in the manner of the dynastic annals, written for this test (not copied from any): the whole campaign
 # a line a month, the outward crossing of the 遼澤 in the fifth month, and two later campaigns that withdraw
 # (班師) and freeze (凍死) too.

@@ -630,8 +630,8 @@ def test_counts_without_a_measure_are_never_set_against_each_other(both):
 def test_dates_of_two_months_in_one_row_are_two_events(both):
     """A/B: 唐軍自九月十八日離開安市……行到……蒲溝……時間已進入十月; Q: 冬十月丙申朔，上至蒲沟. 丙申 is a day of
     the tenth month, so it does not stand against 九月十八日; the months agree (十月: E's 十月初 stands against the
-    十月 of texts reaching 蒲溝 -- A/B's or the chronicles', whichever the rows put in E's group), and a cyclical
-    day of unknown month still stands against a whole date (乙酉 / 九月二十日)."""
+    十月 of texts reaching 蒲溝 -- A/B's or the chronicles', whichever the rows put in E's group); a cyclical day
+    whose month the text does not name is of its episode's month by the editor's calendar (乙酉 / 九月二十日)."""
     dates = [n.text for n in notes_of(both, "fact") if n.cls == "date"]
     assert not any("九月十八日" in t and "丙申" in t for t in dates)
     months = [
@@ -641,7 +641,10 @@ def test_dates_of_two_months_in_one_row_are_two_events(both):
     ]
     reach = {"A", "B", "P", "Q", "U"}
     assert any(m.get("E") == "十月初" and any(m.get(s) == "十月" for s in reach) for m in months)
-    assert "時日：E 作九月二十日；P、Q、U 作乙酉" in dates
+    # with the editor's calendar (九月丙寅朔) the chronicles' 癸未 and 乙酉 are the 18th and the 20th: agreeing, not
+    # set against the others' days (two families agreeing on 九月二十日 make no note)
+    assert "時日，所記同日：A、B、C、E 作九月十八日；P、Q、U 作癸未" in dates
+    assert not any("乙酉" in t and "九月二十日" in t and "所記同日" not in t for t in dates)
 
 
 def test_a_day_some_texts_give_and_others_give_otherwise_is_one_note(both):

@@ -16,12 +16,14 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 from .counted import counted
-from .dates import MONTH_OF, month_number
+from .dates import DAY_OF_MONTH, MONTH_OF, counted_day, month_number
 from .entity_notes import EntityNotes
 from .model import EpisodeResult, Family, Note, Reading, Row, Segment, Tokens, Window
+from .numerals import chinese
 from .params import Params
 from .quoting import Found, Quoting, words
 from .register import Mention, Register
@@ -84,6 +86,7 @@ class Facts:
         from outside its own (``ValueNotes._day_notes``); ``calendar``: the editor's first days of the months."""
         quoting = self.quoting = Quoting({s: f.id for f in families for s in f.members}, norm_fold)
         self.gathering = Gathering(mentions, tokens, norm_fold, surnames, calendar)
+        self.calendar = calendar or {}
         self.entities = EntityNotes(
             register,
             mentions,
@@ -115,6 +118,18 @@ class Facts:
         month = month_number(m.group())
         return month is None or not window.far(month, self.slack)
 
+    def _in_month(self, x: Said, window: Window | None) -> Said:
+        """A cyclical day the text gives with no month it names (the 通鑑's 癸未, its 九月 many pages before the
+        excerpt), told in an episode whose window holds one month of the editor's calendar it can fall in: that
+        month's counted day (九月十八日), as ``said.dates`` values one whose month the text names."""
+        bare = x.kind == "date" and DAY_OF_MONTH.fullmatch(x.value) and not MONTH_OF.match(x.value)
+        if self.calendar and window and bare:
+            months = (chinese(m) + "月" for m in range(window.first, window.last + 1) if m in self.calendar)
+            days = [d for m in months if (d := counted_day(m, x.value, self.calendar))]
+            if len(days) == 1:
+                return replace(x, value=days[0])
+        return x
+
     def _defines(self, defining: str, e: str) -> bool:
         """Whether the editor's definition of the episode (``defining``: its description, cues and examples, in the
         compared form) names entry ``e``."""
@@ -136,7 +151,10 @@ class Facts:
                 # each fact with its own row: one person stands in for another only there (a spanning cell's
                 # group is too wide: Q's one sentence over seven rows of 遼澤 took in E's bystander 韩衞)
                 said = self.gathering.said(siglum, ((row.id, seg) for seg in segs))
-                everything.setdefault(siglum, []).extend(x for x in said if self._in_time(x, episode.episode.window))
+                window = episode.episode.window
+                everything.setdefault(siglum, []).extend(
+                    self._in_month(x, window) for x in said if self._in_time(x, window)
+                )
         everything = {s: own(xs) for s, xs in everything.items()}
         # which entries each witness names anywhere in the episode (an alternative is one it never names)
         in_episode = {

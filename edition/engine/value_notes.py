@@ -417,6 +417,8 @@ class ValueNotes:
                 if ("date", day) in given(s)
                 and (s in sigla or s not in dating or self.episode_at(s, given(s)[("date", day)].start) is None)
             }
+            for s in sorted(sigla - first.keys()):  # a day the episode's window alone makes this one (P's 癸未)
+                first[s] = next(x for x in everything[s] if x.kind == "date" and x.value == day)
             families = self.q.families(first)
             if len(families) >= self.agree and 2 * len(self.q.families(sigla)) > len(families):
                 out[day] = first
