@@ -43,18 +43,21 @@ def test_the_calendar_follows_the_entries():
 
 def test_a_year_standing_alone_heads_an_entry():
     """A 綱目 commentary heads each year with its cyclical name and the year alone ((乙巳)十九年帝攻安市城不下…):
-    the year is in force from there and the month of a quoted earlier event (六月四日事) is not."""
+    the year is in force from its name on (丙午 is 二十年's, not a day of 十九年) and the month of a quoted earlier
+    event (六月四日事) is not; cut as one clause (丙午二十年) it heads the entry too."""
     heads = ["六月四日事", "乙巳", "十九年", "帝攻安市城不下诏班师", "丙午", "二十年", "冬十月贬萧瑀", "在位二十三年"]
     assert calendar(heads) == [
-        (None, 6),
         (None, 6),
         (19, None),
         (19, None),
         (19, None),
         (20, None),
+        (20, None),
         (20, 10),
         (20, 10),  # a year inside a clause heads nothing
     ]
+    assert calendar(["十九年冬十月", "丙午二十年", "秋八月"]) == [(19, 10), (20, None), (20, 8)]
+    assert calendar(["十九年冬十月", "丙午", "至营州"]) == [(19, 10), (19, 10), (19, 10)]  # a day, no year after it
 
 
 def test_a_day_given_without_its_month_falls_in_the_month_last_named():

@@ -52,7 +52,7 @@ _YEAR = r"([一二三四五六七八九十廿]{1,3})年"
 YEAR = re.compile(rf"(?<=贞观){_YEAR}|(?<![一二三四五六七八九十廿]){_YEAR}(?=[春夏秋冬闰正一二三四五六七八九十])")
 # a year that is the whole of a clause heads an entry too: a 綱目 commentary's (乙巳)十九年 │ 帝攻安市城不下, cut
 # where the 綱目 beside it is cut (the text it reads is its own: no season need follow)
-_YEAR_ALONE = re.compile(_YEAR)
+_YEAR_ALONE = re.compile(rf"(?:{CYCLICAL.pattern})?{_YEAR}")  # 二十年, or with the binome naming it: 丙午二十年
 _NUMERALS = {c: k for k, c in enumerate("零一二三四五六七八九十", 0)}
 
 
@@ -84,9 +84,16 @@ def calendar(folded: list[str]) -> list[tuple[int | None, int | None]]:
     year: int | None = None
     month: int | None = None
     out = []
-    for text in folded:
+    for k, text in enumerate(folded):
         if alone := _YEAR_ALONE.fullmatch(text):
             year, month = numeral(alone.group(1)), None
+            out.append((year, month))
+            continue
+        after = folded[k + 1] if k + 1 < len(folded) else ""
+        if CYCLICAL.fullmatch(text) and (named := YEAR.match(after) or _YEAR_ALONE.fullmatch(after)):
+            # a binome that names the year after it (綱目's (丙午)二十年, cut before the count): that year's heading,
+            # not a day of the year before
+            year, month = numeral(next(g for g in named.groups() if g)), None
             out.append((year, month))
             continue
         for m in sorted([*YEAR.finditer(text), *MONTH_OF.finditer(text)], key=lambda m: m.start()):
