@@ -599,21 +599,29 @@ def test_absent_witnesses_of_a_row_share_one_line(page, base_url, export):
     shot(page, "anshi-dialogue-absent")
 
 
-def expected_rows(export, episode: str, shown: set[str], need: int) -> list[bool]:
-    """Which rows the filter keeps: those where at least ``need`` shown witnesses have text, each with the rows a
-    spanning cell ties it to (shown or hidden together, or the table would tear)."""
-    ep = next(e for e in export["episodes"] if e["id"] == episode)
-    counts = [len(s & shown) for s in speakers(export, episode)]
+def tied(ep) -> list[tuple[int, int]]:
+    """The groups of an episode's rows that spanning cells tie together (shown or hidden together, or the table
+    would tear), as (first, after last)."""
     ends = [max([i + 1, *(i + n for n in row.get("span", {}).values())]) for i, row in enumerate(ep["rows"])]
-    out, start = [False] * len(counts), 0
-    while start < len(counts):
+    out, start = [], 0
+    while start < len(ends):
         end, k = ends[start], start
         while k < end:
             end = max(end, ends[k])
             k += 1
-        on = any(c >= need for c in counts[start:end])
-        out[start:end] = [on] * (end - start)
+        out.append((start, end))
         start = end
+    return out
+
+
+def expected_rows(export, episode: str, shown: set[str], need: int) -> list[bool]:
+    """Which rows the filter keeps: those where at least ``need`` shown witnesses have text, each with the rows a
+    spanning cell ties it to."""
+    ep = next(e for e in export["episodes"] if e["id"] == episode)
+    counts = [len(s & shown) for s in speakers(export, episode)]
+    out = [False] * len(counts)
+    for start, end in tied(ep):
+        out[start:end] = [any(c >= need for c in counts[start:end])] * (end - start)
     return out
 
 
@@ -649,15 +657,9 @@ def test_rows_the_machine_is_sure_of(page, base_url, export):
     weak = [bool(row.get("weak")) for row in ep["rows"]]
     assert any(weak) and not all(weak)
     page.select_option("select[data-speak]", "sure")
-    ends = [max([i + 1, *(i + n for n in row.get("span", {}).values())]) for i, row in enumerate(ep["rows"])]
-    expected, start = [False] * len(weak), 0
-    while start < len(weak):
-        end, k = ends[start], start
-        while k < end:
-            end = max(end, ends[k])
-            k += 1
+    expected = [False] * len(weak)
+    for start, end in tied(ep):
         expected[start:end] = [not any(weak[start:end])] * (end - start)
-        start = end
     assert shown() == expected
     assert all(not on for on, w in zip(shown(), weak, strict=True) if w) and any(shown())
     shot(page, "anshi-dialogue-sure-rows")

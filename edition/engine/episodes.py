@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..errors import EditionError
 from .datafile import YamlMap, check_keys, prose, read_yaml, sections, text_field, texts_field
-from .dates import CYCLICAL_DAYS, Calendar, month_number, numeral
+from .dates import CYCLICAL_DAYS, MONTH_OF, Calendar, month_number, numeral
 from .model import EpisodeDef, Window
 
 _KEYS = {"id", "title", "description", "cues", "examples", "order", "window"}
@@ -24,7 +24,6 @@ _CONTEXT_KEYS = {"id", "title", "description", "cues", "examples"}
 _CALENDAR_KEYS = {"month", "first"}
 _TOP = {"episodes", "context", "calendar"}
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-MONTH = re.compile(r"(?:正|十[一二]|[一二三四五六七八九十])月")
 
 
 _WINDOW = re.compile(
@@ -95,7 +94,7 @@ def load_calendar(path: Path) -> Calendar:
         check_keys(path, entry, _CALENDAR_KEYS, where)
         month_text = text_field(path, entry, "month", where, required=True)
         first = text_field(path, entry, "first", where, required=True).removesuffix("朔")
-        month = month_number(month_text) if MONTH.fullmatch(month_text) else None
+        month = month_number(month_text) if MONTH_OF.fullmatch(month_text) else None
         if month is None:
             raise EditionError(
                 path, f"{where}: month '{month_text}' is not a month (e.g. 十月)", entry.line_of("month")

@@ -20,7 +20,7 @@ from dataclasses import replace
 from functools import partial
 
 from .counted import counted
-from .dates import DAY_OF_MONTH, MONTH_OF, counted_day, month_number
+from .dates import DAY_OF_MONTH, MONTH_OF, Calendar, counted_day, month_number
 from .entity_notes import EntityNotes
 from .model import EpisodeResult, Family, Note, Reading, Row, Segment, Tokens, Window
 from .numerals import chinese
@@ -80,7 +80,7 @@ class Facts:
         params: Params,
         surnames: tuple[str, ...] = (),
         episodes: tuple[EpisodeResult, ...] = (),
-        calendar: dict[int, int] | None = None,
+        calendar: Calendar | None = None,
     ) -> None:
         """``episodes``: every episode's rows, so that a note knows in which episode a text tells a value it quotes
         from outside its own (``ValueNotes._day_notes``); ``calendar``: the editor's first days of the months."""

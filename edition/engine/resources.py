@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..errors import EditionError
 from .datafile import read_text, tsv_rows, within
+from .dates import Calendar
 from .editorial import EDITORIAL, Directives, load_directives
 from .episodes import load_calendar, load_episodes
 from .model import EpisodeDef
@@ -37,7 +38,7 @@ class Resources:
 
     episodes: tuple[EpisodeDef, ...]
     context: tuple[EpisodeDef, ...]  # other events told around the episodes (see episodes.py)
-    calendar: dict[int, int] = field(hash=False)  # month -> its first day, as a cyclical day's index (episodes.py)
+    calendar: Calendar = field(hash=False)  # month -> its first day, as a cyclical day's index (episodes.py)
     variants: dict[str, str] = field(hash=False)  # variant character -> the form compared
     surnames: tuple[str, ...]
     params: Params
