@@ -119,6 +119,23 @@ def test_an_annal_is_read_in_the_years_it_counts(annals, file, words, episode):
     assert labels_by_char(annals, w.siglum, len(w.text))[w.text.index(words)] == episode
 
 
+def test_a_chronologys_cross_reference_dates_no_entry(tmp_path):
+    """The unseen chronology 326 (a reference's 大事年表; no longer blind: this was changed on reading it) refers
+    the reader on in brackets (〔此事下文见十月下旬条〕, in the 三月 entry): read as the entry's month, the 四月 after
+    it turned the year, and the 九月癸未 entry of the withdrawal and the lord's farewell stood in 二十年, outside every
+    window, in no episode."""
+    from tests.dev.check_gold import UNSEEN
+    from tests.kinds import edition_folder
+
+    folders = [UNSEEN / "chronology" / "witnesses"]
+    edition = build_folder(edition_folder(tmp_path / "w", ["326_chronology.txt"], folders=folders))
+    w = next(x for x in edition.witnesses if x.meta.file.startswith("326"))
+    labels = labels_by_char(edition, w.siglum, len(w.text))
+    assert labels[w.text.index("诏令班师")] == "withdrawal"
+    assert labels[w.text.index("登城拜辞")] == "anshi-dialogue"
+    assert labels[w.text.index("割草填道")] == "liao-marshes"
+
+
 def test_a_commentarys_years_standing_alone_head_its_entries(tmp_path):
     """A 綱目 commentary (續麟) beside the 綱目 it comments on heads each year with its cyclical name and the year
     alone, cut off as the 綱目 cuts it ((乙巳)十九年 │ 帝攻安市城不下詔班師): read as years, the 十九年 headline tells

@@ -1,6 +1,7 @@
 """Dated entries: the calendar a witness written as entries keeps, and an episode's window (episodes.yaml)."""
 
 import shutil
+from itertools import pairwise
 
 import pytest
 
@@ -58,6 +59,37 @@ def test_a_year_standing_alone_heads_an_entry():
     ]
     assert calendar(["十九年冬十月", "丙午二十年", "秋八月"]) == [(19, 10), (20, None), (20, 8)]
     assert calendar(["十九年冬十月", "丙午", "至营州"]) == [(19, 10), (19, 10), (19, 10)]  # a day, no year after it
+
+
+def test_a_month_in_a_gloss_dates_no_entry():
+    """A reference's cross-reference (〔此事下文见十月下旬条〕) names a month without being dated by it: read as the
+    entry's, the next entry's 四月 turned the year (326's entries all stood a year after the episodes' windows)."""
+    heads = ["三月壬辰", "太宗离定州东进", "此事下文见十月下旬条", "四月戊戌朔", "九月癸未", "诏令班师"]
+    assert calendar(heads, [False, False, True, False, False, False]) == [
+        (None, 3),
+        (None, 3),
+        (None, 3),
+        (None, 4),
+        (None, 9),
+        (None, 9),
+    ]
+    assert calendar(["十九年三月", "此事下文见十月下旬条", "四月"])[-1] == (20, 4)  # read as a date, it turns the year
+    assert calendar(["十九年三月", "此事下文见十月下旬条", "四月"], [False, True, False])[-1] == (19, 4)
+
+
+def test_a_gloss_is_a_stretch_in_brackets_unless_brackets_are_the_layout():
+    from edition.engine.glosses import Glosses, glossed
+    from edition.engine.model import Segment
+
+    text = "三月壬辰（二十四日）　太宗离定州。〔此事下文见十月下旬条〕四月，至幽州。"
+    glosses = Glosses(text)
+    assert [text[i] for i in range(len(text)) if i in glosses] == list("二十四日）此事下文见十月下旬条〕")
+    cuts = [0, 10, 17, 29, len(text)]
+    segs = tuple(Segment("X", k, a, b, text[a:b], text[a:b], 0) for k, (a, b) in enumerate(pairwise(cuts)))
+    assert glossed(segs) == [False, False, True, False]
+    # a 綱目 printing its 目 in brackets: half its letters and more are bracketed, and the brackets are its layout
+    layout = "（乙巳）十九年（帝攻安市城不下，詔班師。）書法"
+    assert not any(i in Glosses(layout) for i in range(len(layout)))
 
 
 def test_a_day_given_without_its_month_falls_in_the_month_last_named():

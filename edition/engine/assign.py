@@ -28,6 +28,7 @@ from operator import add
 
 from .cache import Cache, NoCache
 from .dates import CYCLICAL, DATE, YEAR, calendar, date_letters, month_bounds
+from .glosses import glossed
 from .model import EpisodeDef, Segment
 from .normalise import MATCHED, Normaliser
 from .params import Params
@@ -243,7 +244,7 @@ def out_of_time(
             }
 
         return [outside(*b) for b in month_bounds([seg.folded for seg in segs], params.date_clause)]
-    dates = calendar([seg.folded for seg in segs])
+    dates = calendar([seg.folded for seg in segs], glossed(segs))
     shift = reign_shift(dates, evidence({"": segs}, profiles)[""], defs)
 
     @cache

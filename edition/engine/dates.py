@@ -77,14 +77,19 @@ def month_number(month: str) -> int | None:
     return numeral(month.removesuffix("月"))
 
 
-def calendar(folded: list[str]) -> list[tuple[int | None, int | None]]:
+def calendar(folded: list[str], glossed: list[bool] | None = None) -> list[tuple[int | None, int | None]]:
     """The (year, month) in force in each of a witness's segments, read in order: a year resets the month, a
     month smaller than the last without a year turns the year. What the text has not said yet is None. A segment
-    that is a year and nothing else is that year's heading."""
+    that is a year and nothing else is that year's heading. A segment in a gloss (``glossed``: a reference's
+    〔此事下文见十月下旬条〕) dates nothing: its 十月 read as the entry's, the 四月 of the next entry turned the
+    year."""
     year: int | None = None
     month: int | None = None
     out = []
     for k, text in enumerate(folded):
+        if glossed and glossed[k]:
+            out.append((year, month))
+            continue
         if alone := _YEAR_ALONE.fullmatch(text):
             year, month = numeral(alone.group(1)), None
             out.append((year, month))

@@ -6,12 +6,11 @@ direction from a town (``Said``). The register's persons, places and things come
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
-from .collate import BRACKETS
 from .dates import (
     DATE,
     DAY_OF_MONTH,
@@ -22,6 +21,7 @@ from .dates import (
     counted_day,
     months_in_force,
 )
+from .glosses import Glosses
 from .model import Segment, Tokens
 from .numerals import ARABIC, NUMERALS, arabic_value, number_value
 from .register import Mention, Mentions
@@ -80,10 +80,6 @@ CITING = re.compile(r"史书(?:上|中|里)?(?:说|记|载|写|只)")
 YEARS_MONTHS_DAYS = "年月日"  # (compared forms) what makes Arabic digits before it a date, not a count
 
 IDIOMS = {"万一", "万丈"}  # numerals that make a word, not a count (万一 in case; 豪情万丈)
-
-
-SPACES = re.compile(r"\s+")
-BRACKET_MARKS = tuple(re.compile(f"[{re.escape(''.join(marks))}]") for marks in (BRACKETS, BRACKETS.values()))
 
 
 ENTITIES = ("person", "place", "thing")  # the kinds of what a witness names (the register's mentions)
@@ -311,7 +307,7 @@ class Gathering:
         self._named: dict[str, list[tuple[int, str]]] = {}
         self.fold = fold
         self.index = Mentions(mentions)
-        self._brackets: dict[str, tuple[list[int], list[int]]] = {}  # witness -> where glossing brackets open, close
+        self._brackets: dict[str, Glosses] = {}  # witness -> its glossing brackets
         self._everywhere: dict[str, dict[tuple[str, str], Said]] = {}
         self._in_month: dict[str, dict[int, str]] = {}
         self._aside: dict[tuple[str, str], tuple[list[int], list[int]]] = {}
@@ -433,18 +429,10 @@ class Gathering:
         return quoted or text.endswith(CALLED, max(0, x.start - 3), x.start)
 
     def glossed(self, x: Said) -> bool:
-        """Whether a statement is inside brackets: a commentary's gloss (a distance, a modern place), not the
-        text's own -- the last bracket before it opens one. Not in a witness that holds half its letters or more
-        in brackets: there they are its layout, not a commentary (a 綱目 printing its 目 in small characters in
-        brackets, its 書法 commentary outside them: K's parade is its 乃耀兵於安市城下而旋 in brackets, not the
-        安市 of 以攻安市不下而詔之)."""
+        """Whether a statement is inside brackets: a commentary's gloss, not the text's own (``glosses``)."""
         if x.siglum not in self._brackets:
-            text = self.tokens[x.siglum].text
-            marks = tuple([m.start() for m in rx.finditer(text)] for rx in BRACKET_MARKS)
-            self._brackets[x.siglum] = ([], []) if _bracketed_share(text, *marks) >= 0.5 else marks
-        opens, closes = self._brackets[x.siglum]
-        k, j = bisect_left(opens, x.start), bisect_left(closes, x.start)
-        return k > 0 and (j == 0 or closes[j - 1] < opens[k - 1])
+            self._brackets[x.siglum] = Glosses(self.tokens[x.siglum].text)
+        return x.start in self._brackets[x.siglum]
 
     def naming(self, siglum: str, entry: str) -> str | None:
         """The name a witness gives, in a sentence where it gives an entry's title, to someone the register does
@@ -522,16 +510,3 @@ class Gathering:
             found = sorted((*quantities(tokens, whole), *self._dates(siglum, whole)), key=lambda x: -x.start)
             self._everywhere[siglum] = {(x.kind, x.value): x for x in found}  # the last written is the first
         return self._everywhere[siglum]
-
-
-def _bracketed_share(text: str, opens: list[int], closes: list[int]) -> float:
-    """The share of a text's letters (not spaces) inside its brackets."""
-    inside, open_at = 0, None
-    for i, d in sorted([(i, 1) for i in opens] + [(i, -1) for i in closes]):
-        if d == 1:
-            open_at = i
-        elif open_at is not None:
-            inside += len(SPACES.sub("", text[open_at:i]))
-            open_at = None
-    letters = len(SPACES.sub("", text))
-    return inside / letters if letters else 0.0
