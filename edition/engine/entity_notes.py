@@ -363,22 +363,24 @@ class EntityNotes:
 
     def _belongs(self, kind: str, e: str, slot: dict[str, Said], here: _Named) -> bool:
         """Whether independent tellings agreeing on an entry is worth a note. A place or a thing: two families
-        name a thing (棉衣), three a place (places recur more), at one moment of the episode, and it belongs to
-        this episode: most of its mentions in all the witnesses are here (太牢 at the rite), or at least half the
-        families telling the episode name it where another family names it too (營州 of the rite, named also
-        where the prince waits and the coats are stored; 安市城 where the army parades as it leaves; 遼州 and
-        蓋州 whose people are moved: the rows of 37 witnesses part that one moment in two) -- not 安市 in passing
-        (named all through the siege). A person recurs in every scene: only one that three families name at
-        one moment of the episode, and at no other, who acts there (長孫無忌 clearing the road over the marsh;
-        李道宗 in the rearguard) -- never the one named most in the edition, who is in every scene."""
+        name it at one moment of the episode (棉衣; 營州 of the rite, told by the seeds' E and a new retelling where
+        A names it only on the road), it is named at no other moment (for a place: where three families name it
+        at another stretch of rows too, as 定州 where the prince sets out and where the emperor vowed his robe;
+        ``Told.moments``), and it belongs to this episode: most of its mentions in all the witnesses are here
+        (太牢 at the rite), or at least half the families telling the episode name it where another family names
+        it too (營州 of the rite, named also where the prince waits and the coats are stored; 安市城 where the army
+        parades as it leaves; 遼州 and 蓋州 whose people are moved: the rows of 37 witnesses part that one moment
+        in two) -- not 安市 in passing (named all through the siege). A person recurs in every scene: only one that
+        three families name at one moment of the episode, and at no other, who acts there (長孫無忌 clearing the
+        road over the marsh; 李道宗 in the rearguard) -- never the one named most in the edition, who is in every
+        scene."""
         told = here.told
         if kind == "person":
             moments = [g for (f, g), families in told.where.items() if f == e and len(families) >= self.agree]
             return len(moments) == 1 and e != self.named.most_common(1)[0][0] and told.together(e, self.agree)
-        least = 2 if kind == "thing" else self.agree
-        if len(self.q.families(slot)) < least or not told.together(e, 2):
+        if len(self.q.families(slot)) < 2 or not told.together(e, 2):
             return False
-        if told.moments(e, least) > 1:
+        if told.moments(e, 2 if kind == "thing" else self.agree) > 1:
             return False  # the name is said at several moments: which one would the agreement be of?
         return self._mostly_here(e, here.said) or 2 * len(self.q.families(slot)) >= len(
             self.q.families(here.in_episode)

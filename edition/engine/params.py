@@ -126,7 +126,11 @@ class Params:
         " alternate history's 八月); further off it dates another moment, or is no date (比中原早寒一月: a month's"
         " time) -- no date note reads it.",
     )
-    agree: int = p(3, "Independent families that must agree on a number, a date or a place for a note to say so.")
+    agree: int = p(
+        3,
+        "Independent families that must agree on a number or a date for a note to say so (two on a place or thing),"
+        " and that name a place at a second stretch of rows for it to be named at two moments, not agreed on.",
+    )
     apart: float = p(10.0, "Numbers of one measure in one row further apart than this many times count two things.")
     role: int = p(
         2,
