@@ -73,8 +73,19 @@ def test_a_month_in_a_gloss_dates_no_entry():
         (None, 9),
         (None, 9),
     ]
-    assert calendar(["十九年三月", "此事下文见十月下旬条", "四月"])[-1] == (20, 4)  # read as a date, it turns the year
-    assert calendar(["十九年三月", "此事下文见十月下旬条", "四月"], [False, True, False])[-1] == (19, 4)
+    # a 考異 in brackets that opens on a month (P: 九月而此云冬來寇必非真珠也) leaves the entry's month as it was
+    heads = ["十九年十二月", "九月而此云冬来寇", "薛延陀来寇"]
+    assert calendar(heads) == [(19, 12), (20, 9), (20, 9)]  # read as a date, it turns the year
+    assert calendar(heads, [False, True, False]) == [(19, 12), (19, 12), (19, 12)]
+
+
+def test_a_month_dates_a_clause_only_at_its_head():
+    """The chronology's 十月下旬 entry tells of the vow made in spring, 太宗自三月于定州与太子分别: its 三月 turned the
+    year, and the rest of the entry stood in 二十年, outside the prince's window. A month dates a clause at its head,
+    after a year, a season, 閏 or the first month of a range at most."""
+    assert calendar(["十九年十月下旬", "太宗自三月于定州与太子分别", "十一月"]) == [(19, 10), (19, 10), (19, 11)]
+    heads = ["十九年春二月", "冬十月丙申朔", "七月至九月", "同年十二月", "元年冬十月", "上以三月至"]
+    assert [m for _, m in calendar(heads)] == [2, 10, 9, 12, 10, 10]
 
 
 def test_a_gloss_is_a_stretch_in_brackets_unless_brackets_are_the_layout():

@@ -77,6 +77,12 @@ def month_number(month: str) -> int | None:
     return numeral(month.removesuffix("月"))
 
 
+# what may stand before the month that dates an entry's clause: its year, a season, 閏, the first month of a range
+_BEFORE_MONTH = re.compile(
+    rf"(?:贞观)?(?:[元一二三四五六七八九十廿]{{1,3}}年|同年|是年|本年|是岁)?[春夏秋冬]?闰?(?:{_MONTH}[至到])?"
+)
+
+
 def calendar(folded: list[str], glossed: list[bool] | None = None) -> list[tuple[int | None, int | None]]:
     """The (year, month) in force in each of a witness's segments, read in order: a year resets the month, a
     month smaller than the last without a year turns the year. What the text has not said yet is None. A segment
@@ -102,6 +108,8 @@ def calendar(folded: list[str], glossed: list[bool] | None = None) -> list[tuple
             out.append((year, month))
             continue
         for m in sorted([*YEAR.finditer(text), *MONTH_OF.finditer(text)], key=lambda m: m.start()):
+            if m.re is MONTH_OF and not _BEFORE_MONTH.fullmatch(text[: m.start()]):
+                continue  # a month the clause tells of (太宗自三月于定州与太子分别), not the one it is dated by
             if m.re is YEAR:
                 year, month = numeral(m.group(1) or m.group(2)), None
                 continue
