@@ -85,7 +85,9 @@ def test_a_month_dates_a_clause_only_at_its_head():
     after a year, a season, 閏 or the first month of a range at most."""
     assert calendar(["十九年十月下旬", "太宗自三月于定州与太子分别", "十一月"]) == [(19, 10), (19, 10), (19, 11)]
     heads = ["十九年春二月", "冬十月丙申朔", "七月至九月", "同年十二月", "元年冬十月", "上以三月至"]
-    assert [m for _, m in calendar(heads)] == [2, 10, 9, 12, 10, 10]
+    heads += ["贞观十九年645年九月"]
+    assert [m for _, m in calendar(heads)] == [2, 10, 9, 12, 10, 10, 9]
+    assert calendar(["公元645年十月", "二十一日至营州"]) == [(None, 10), (None, 10)]
 
 
 def test_a_gloss_is_a_stretch_in_brackets_unless_brackets_are_the_layout():

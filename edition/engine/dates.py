@@ -79,7 +79,7 @@ def month_number(month: str) -> int | None:
 
 # what may stand before the month that dates an entry's clause: its year, a season, 閏, the first month of a range
 _BEFORE_MONTH = re.compile(
-    rf"(?:贞观)?(?:[元一二三四五六七八九十廿]{{1,3}}年|同年|是年|本年|是岁)?[春夏秋冬]?闰?(?:{_MONTH}[至到])?"
+    rf"(?:(?:贞观|公元)?(?:[元一二三四五六七八九十廿]{{1,3}}|\d{{1,4}})年|同年|是年|本年|是岁)*[春夏秋冬]?闰?(?:{_MONTH}[至到])?"
 )
 
 
