@@ -42,18 +42,22 @@ def weak_cells(
     rows: tuple[Row, ...], family: Callable[[str], str], vouched: Callable[[Row], bool], least: float = 0.0
 ) -> tuple[Row, ...]:
     """The rows, each with the witnesses whose cell no other family's cell beside it supports by at least ``least``
-    (``support``; 0: any pair at all). A cell's pairs are read only where another family's cell stands beside it
-    (copies of one text, the most of a large edition, have none)."""
+    (``support``; 0: any pair at all). A cell's pairs are made once for its texts: copies of one text, the most of
+    a large edition, write the same."""
     spans = [{s: k + row.span.get(s, 1) for s in row.cells} for k, row in enumerate(rows)]  # rows each cell reaches
     reach = max((n for row in rows for n in row.span.values()), default=1)  # no cell from further above reaches k
-    grams: dict[tuple[int, str], frozenset[str]] = {}
+    known: dict[tuple[str, ...], frozenset[str]] = {}  # a cell's texts -> its pairs (copies' cells alike: made once)
+
+    def cell_pairs(segs: Iterable[Segment]) -> frozenset[str]:
+        texts = tuple(x.folded for x in segs)
+        if texts not in known:
+            known[texts] = pairs(segs)
+        return known[texts]
 
     def of(j: int, t: str) -> frozenset[str]:
-        if (j, t) not in grams:
-            grams[(j, t)] = pairs(rows[j].cells[t])
-        return grams[(j, t)]
+        return cell_pairs(rows[j].cells[t])
 
-    weight = rarity(rows) if least else {}
+    weight = rarity(rows, cell_pairs) if least else {}
     out = []
     for k, row in enumerate(rows):
         weak = []
@@ -76,13 +80,14 @@ def weak_cells(
     return tuple(out)
 
 
-def rarity(rows: tuple[Row, ...]) -> dict[str, float]:
+def rarity(rows: tuple[Row, ...], pairs_of: Callable[[Iterable[Segment]], frozenset[str]] = pairs) -> dict[str, float]:
     """Each pair's weight as evidence that two cells tell one moment: log(rows / rows using it), over log(rows), so a
     pair of one row weighs 1 and one of every row 0, in an episode of any length. Counted by rows, not cells: the
-    copies of one text in a row use the same pairs, and are no more evidence for it."""
+    copies of one text in a row use the same pairs, and are no more evidence for it. ``pairs_of``: a cell's pairs
+    (``weak_cells`` passes the ones it keeps)."""
     used: Counter[str] = Counter()
     for row in rows:
-        used.update(frozenset().union(*map(pairs, row.cells.values())))
+        used.update(frozenset().union(*map(pairs_of, row.cells.values())))
     if len(rows) < 2:
         return {}
     scale = math.log(len(rows))
