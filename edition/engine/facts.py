@@ -27,7 +27,7 @@ from .numerals import chinese
 from .params import Params
 from .quoting import Found, Quoting, words
 from .register import Mention, Register
-from .said import ENTITIES, Gathering, Said, own
+from .said import ENTITIES, Gathering, Said, Whole, own
 from .value_notes import ValueNotes
 
 CLASS = {"direction": "place"}  # a direction from a town is noted as a place
@@ -81,11 +81,13 @@ class Facts:
         surnames: tuple[str, ...] = (),
         episodes: tuple[EpisodeResult, ...] = (),
         calendar: Calendar | None = None,
+        wholes: dict[str, Whole] | None = None,
     ) -> None:
         """``episodes``: every episode's rows, so that a note knows in which episode a text tells a value it quotes
-        from outside its own (``ValueNotes._day_notes``); ``calendar``: the editor's first days of the months."""
+        from outside its own (``ValueNotes._day_notes``); ``calendar``: the editor's first days of the months;
+        ``wholes``: what each witness's whole text says (``said.whole_text``), where found before."""
         quoting = self.quoting = Quoting({s: f.id for f in families for s in f.members}, norm_fold)
-        self.gathering = Gathering(mentions, tokens, norm_fold, surnames, calendar)
+        self.gathering = Gathering(mentions, tokens, norm_fold, surnames, calendar, wholes)
         self.calendar = calendar or {}
         self.entities = EntityNotes(
             register,

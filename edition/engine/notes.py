@@ -21,6 +21,7 @@ from .model import EpisodeResult, Family, Lacuna, Note, Reading, Span, Tokens, W
 from .normalise import Normaliser
 from .register import Entry, Mention, Mentions, mention_forms, mentions, stand_in
 from .resources import Resources
+from .said import whole_text
 from .segment import CLOSERS, FINAL
 from .spread import in_order
 from .vocabulary import LacunaKind, NoteType
@@ -192,7 +193,9 @@ def annotate(
         for m in cache.get(("mentions", *keys[w.siglum], named), partial(mentions, w.siglum, tokens[w.siglum], forms))
     )
     params, surnames, calendar = resources.params, resources.surnames, resources.calendar
-    facts = Facts(register, found, tokens, fams, norm.fold_text, params, surnames, episodes, calendar)
+    # what each witness's whole text states, found here once for every episode's notes (and kept by ``serve``)
+    wholes = {s: cache.get(("whole", *keys[s]), partial(whole_text, t, calendar)) for s, t in tokens.items()}
+    facts = Facts(register, found, tokens, fams, norm.fold_text, params, surnames, episodes, calendar, wholes)
     # each copy against its base and each episode's fact notes, side by side (``spread``: one batch, so that
     # neither waits for the other's last piece); then each family's notes merged
     pairs = [(f, s) for f in fams if len(f.members) > 1 for s in f.members if s != f.base]

@@ -289,6 +289,48 @@ def spelled(text: str, m: Mention) -> bool:
     return text[m.end : m.end + 1] == "的" and text[m.end + 1 : m.end + 2] in m.text
 
 
+@dataclass(frozen=True)
+class Whole:
+    """What the fact notes read of a witness's whole text, the same in every episode: found once per text, before
+    the episodes' notes are made side by side in worker processes (which would each find it again) and kept
+    across the rebuilds of ``mkdocs serve`` (``notes.annotate``)."""
+
+    months: dict[int, str]  # the month each day given without one falls in (``dates.months_in_force``)
+    named: Named  # where the text names a month (``named_months``; with the editor's calendar only)
+    disowned: tuple[list[int], list[int]]  # starts and ends of what it says the histories tell and it does not
+    cited: tuple[list[int], list[int]]  # … and of what it says they record (``CITING``)
+    brackets: Glosses  # its glossing brackets
+    given: dict[tuple[str, str], Said]  # every number and date of the whole text: (kind, value) -> its first
+
+
+def _asides(tokens: Tokens, rx: re.Pattern[str]) -> tuple[list[int], list[int]]:
+    """Where the text tells what the histories say and it does not (``DISOWNING``, up to ``TURNING`` or the
+    sentence's end), or what they record (``CITING``): starts and ends, in order."""
+    text, spans = tokens.text, []
+    for m in rx.finditer(tokens.n):
+        start = tokens.at[m.start()]
+        end = _sentence(text, start, start)[1]
+        turn = TURNING.search(text, start, end)
+        spans.append((start, turn.start() if turn else end))
+    return [a for a, _ in spans], [b for _, b in spans]
+
+
+def whole_text(tokens: Tokens, calendar: Calendar | None = None) -> Whole:
+    """``Whole`` of one witness; ``calendar``: the editor's first days of the months."""
+    months = months_in_force(tokens.n)
+    named = named_months(tokens.n) if calendar else []
+    whole = Segment(tokens.siglum, 0, 0, len(tokens.text), tokens.text, tokens.n, 0, 0, len(tokens.n))
+    found = sorted((*quantities(tokens, whole), *dates(tokens, whole, months, calendar, named)), key=lambda x: -x.start)
+    return Whole(
+        months=months,
+        named=named,
+        disowned=_asides(tokens, DISOWNING),
+        cited=_asides(tokens, CITING),
+        brackets=Glosses(tokens.text),
+        given={(x.kind, x.value): x for x in found},  # the last written is the first
+    )
+
+
 class Gathering:
     """What each witness states, as the fact notes compare it: in a row's segments (the register's mentions, and
     the numbers, dates and directions read off the text), and every number and date of its whole text. A
@@ -301,49 +343,27 @@ class Gathering:
         fold: Callable[[str], str],
         surnames: Iterable[str] = (),
         calendar: Calendar | None = None,
+        wholes: dict[str, Whole] | None = None,
     ) -> None:
+        """``wholes``: what each witness's whole text says, where found before (``whole_text``); the rest is found
+        on first need."""
         self.tokens = tokens
         self.calendar = calendar or {}  # the editor's: a cyclical day's month and day (``dates``)
-        self._named: dict[str, list[tuple[int, str]]] = {}
         self.fold = fold
         self.index = Mentions(mentions)
-        self._brackets: dict[str, Glosses] = {}  # witness -> its glossing brackets
-        self._everywhere: dict[str, dict[tuple[str, str], Said]] = {}
-        self._in_month: dict[str, dict[int, str]] = {}
-        self._aside: dict[tuple[str, str], tuple[list[int], list[int]]] = {}
+        self._wholes: dict[str, Whole] = dict(wholes or {})
         self._naming: dict[tuple[str, str], str | None] = {}
         self.surnames = {fold(x) for x in surnames}
 
-    def _dates(self, siglum: str, seg: Segment) -> list[Said]:
-        """``dates`` of one of the witness's segments, or of its whole text, with what they read of the witness."""
-        if self.calendar and siglum not in self._named:
-            self._named[siglum] = named_months(self.tokens[siglum].n)
-        return dates(self.tokens[siglum], seg, self._months(siglum), self.calendar, self._named.get(siglum, ()))
-
-    def _months(self, siglum: str) -> dict[int, str]:
-        """The month each day the witness gives without one falls in (``dates.months_in_force``), found once."""
-        if siglum not in self._in_month:
-            self._in_month[siglum] = months_in_force(self.tokens[siglum].n)
-        return self._in_month[siglum]
-
-    def _disowned(self, siglum: str, rx: re.Pattern[str] = DISOWNING) -> tuple[list[int], list[int]]:
-        """Where the witness tells what the histories say and it does not (``DISOWNING``, up to ``TURNING`` or
-        the sentence's end), or what they record (``CITING``): starts and ends, in order, found once."""
-        if (siglum, rx.pattern) not in self._aside:
-            tokens = self.tokens[siglum]
-            text, spans = tokens.text, []
-            for m in rx.finditer(tokens.n):
-                start = tokens.at[m.start()]
-                end = _sentence(text, start, start)[1]
-                turn = TURNING.search(text, start, end)
-                spans.append((start, turn.start() if turn else end))
-            self._aside[(siglum, rx.pattern)] = ([a for a, _ in spans], [b for _, b in spans])
-        return self._aside[(siglum, rx.pattern)]
+    def _whole(self, siglum: str) -> Whole:
+        if siglum not in self._wholes:
+            self._wholes[siglum] = whole_text(self.tokens[siglum], self.calendar)
+        return self._wholes[siglum]
 
     def _cited(self, x: Said) -> bool:
         """Whether a value stands where the text tells what the histories say or record."""
-        for rx in (DISOWNING, CITING):
-            starts, ends = self._disowned(x.siglum, rx)
+        whole = self._whole(x.siglum)
+        for starts, ends in (whole.disowned, whole.cited):
             k = bisect_right(starts, x.start) - 1
             if k >= 0 and x.start < ends[k]:
                 return True
@@ -351,10 +371,11 @@ class Gathering:
 
     def said(self, siglum: str, segs: Iterable[tuple[str, Segment]]) -> list[Said]:
         """What a witness states in these segments (each with the id of its row); not what it says the histories
-        tell and it does not (``_disowned``), nor a name it only spells a letter with (``spelled``)."""
+        tell and it does not (``Whole.disowned``), nor a name it only spells a letter with (``spelled``)."""
         out: list[Said] = []
         tokens = self.tokens[siglum]
-        starts, ends = self._disowned(siglum)
+        whole = self._whole(siglum)
+        starts, ends = whole.disowned
         for row, seg in segs:
             places = []
             for m in self.index.starting(siglum, seg.start, seg.end):
@@ -379,7 +400,7 @@ class Gathering:
                 places += [(m.start, m.end)] if m.kind == "place" else []
             values = (
                 *quantities(tokens, seg),
-                *self._dates(siglum, seg),
+                *dates(tokens, seg, whole.months, self.calendar, whole.named),
                 *directions(tokens, seg, places),
             )
             out += [
@@ -430,9 +451,7 @@ class Gathering:
 
     def glossed(self, x: Said) -> bool:
         """Whether a statement is inside brackets: a commentary's gloss, not the text's own (``glosses``)."""
-        if x.siglum not in self._brackets:
-            self._brackets[x.siglum] = Glosses(self.tokens[x.siglum].text)
-        return x.start in self._brackets[x.siglum]
+        return x.start in self._whole(x.siglum).brackets
 
     def naming(self, siglum: str, entry: str) -> str | None:
         """The name a witness gives, in a sentence where it gives an entry's title, to someone the register does
@@ -504,9 +523,4 @@ class Gathering:
     def given(self, siglum: str) -> dict[tuple[str, str], Said]:
         """Every number and date a witness gives in its whole text (rows hold only part of it): (kind, value)
         -> where it first gives it."""
-        if siglum not in self._everywhere:
-            tokens = self.tokens[siglum]
-            whole = Segment(siglum, 0, 0, len(tokens.text), tokens.text, tokens.n, 0, 0, len(tokens.n))
-            found = sorted((*quantities(tokens, whole), *self._dates(siglum, whole)), key=lambda x: -x.start)
-            self._everywhere[siglum] = {(x.kind, x.value): x for x in found}  # the last written is the first
-        return self._everywhere[siglum]
+        return self._whole(siglum).given
