@@ -57,24 +57,35 @@ def weak_cells(
     def of(j: int, t: str) -> frozenset[str]:
         return cell_pairs(rows[j].cells[t])
 
+    def unsupported(k: int, s: str, mine: frozenset[str]) -> bool:
+        """Whether other families' cells beside witness ``s``'s cell in row ``k`` (``mine``: its pairs) leave it
+        unsupported: those in its own row, where it has any (a cell spanning many rows holds many moments, and
+        supports too much); else every one that shares a row with it."""
+        row = rows[k]
+        beside = [(k, t) for t in row.cells if fam[t] != fam[s]] or [
+            (j, t)
+            for j in range(max(0, k - reach + 1), spans[k][s])
+            for t, end in spans[j].items()
+            if end > k and fam[t] != fam[s]
+        ]
+        others = {g for g in (of(j, t) for j, t in beside) if g}  # copies' cells alike: each set once
+        return bool(others) and not any(support(mine & g, weight, least) for g in others)
+
     weight = rarity(rows, cell_pairs) if least else {}
+    fam = {s: family(s) for row in rows for s in row.cells}
     out = []
     for k, row in enumerate(rows):
         weak = []
         if not vouched(row):
+            # a cell's verdict follows from its family, the rows it reaches and its pairs: the copies of one text
+            # in a row (most cells of a large edition) are judged once
+            verdicts: dict[tuple[str, int, frozenset[str]], bool] = {}
             for s in row.cells:
-                # another family's cells in its own row, where it has any (a cell spanning many rows holds many
-                # moments, and supports too much); else every one that shares a row with it
-                beside = [(k, t) for t in row.cells if family(t) != family(s)] or [
-                    (j, t)
-                    for j in range(max(0, k - reach + 1), spans[k][s])
-                    for t, end in spans[j].items()
-                    if end > k and family(t) != family(s)
-                ]
-                if not beside or not of(k, s):
-                    continue
-                others = [g for g in (of(j, t) for j, t in beside) if g]
-                if others and not any(support(of(k, s) & g, weight, least) for g in others):
+                mine = of(k, s)
+                key = (fam[s], spans[k][s], mine)
+                if key not in verdicts:
+                    verdicts[key] = bool(mine) and unsupported(k, s, mine)
+                if verdicts[key]:
                     weak.append(s)
         out.append(replace(row, weak=tuple(weak)) if weak else row)
     return tuple(out)
