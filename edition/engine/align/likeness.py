@@ -17,6 +17,8 @@ from .search import Names, Vec, grams
 
 FOLDED = attrgetter("folded")  # a segment's compared text
 FIRST = itemgetter(0)
+# a row's cells but one witness's, by what they read: (texts, each segment's clauses, how many witnesses read so)
+Others = list[tuple[tuple[str, ...], tuple[tuple[str, ...], ...], int]]
 
 
 class Readings:
@@ -273,8 +275,7 @@ class Likeness:
         self._starts = {w: [c.start for c in cs] for w, cs in clauses.items()}
         self._theirs: dict[tuple[str, ...], tuple[dict[str, float], float]] = {}
         self._cosines: dict[tuple[str, tuple[str, ...]], float] = {}
-        # (part, witness, segment's ends), and (part, the clauses' words) -> the closest run
-        self._closest: dict[tuple, float] = {}
+        self._closest: dict[tuple[str, tuple[str, ...]], float] = {}  # (part, a run's clauses) -> the closest run
 
     def _weights(self, folded: str) -> dict[str, float]:
         vec = self.vecs.get(folded)
@@ -291,41 +292,51 @@ class Likeness:
             value = self._theirs[texts] = (out, math.sqrt(sum(x * x for x in out.values())))
         return value
 
-    def __call__(self, folded: str, row: Draft, siglum: str, rank: int = 0) -> float:
-        """The ``rank``-th best likeness (0: the best; 1: the second best, 0.0 where only one other speaks)."""
+    def others(self, row: Draft, siglum: str) -> Others:
+        """The cells of a row but ``siglum``'s, by what they read: their texts and each segment's clauses, and how
+        many witnesses read so. The copies of one text read alike, and a row of many copies is then a few readings;
+        a part of a sentence is weighed against each reading once (``__call__``)."""
+        groups: dict[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], int] = {}
+        for w, ms in row.cells.items():
+            if w != siglum:
+                key = (tuple(m.folded for m in ms), tuple(self._units(w, m) for m in ms))
+                groups[key] = groups.get(key, 0) + 1
+        return [(texts, units, n) for (texts, units), n in groups.items()]
+
+    def __call__(self, folded: str, others: Others, rank: int = 0) -> float:
+        """The ``rank``-th best likeness with the witnesses of a row (``others``; 0: the best; 1: the second best,
+        0.0 where only one other speaks)."""
         sims = [0.0, 0.0]
         if not self._summed((folded,))[1]:
             return 0.0
-        for w, ms in row.cells.items():
-            if w != siglum:
-                whole = self._cosine(folded, tuple(m.folded for m in ms))
-                if not whole:  # no gram in common with the cell: none with a run of its clauses either
-                    sims.append(0.0)
-                    continue
-                sims.append(max(whole, *(self._closest_run(folded, w, m) for m in ms)))
+        for texts, units, n in others:
+            whole = self._cosine(folded, texts)
+            if not whole:  # no gram in common with the cell: none with a run of its clauses either
+                sims += [0.0] * n
+                continue
+            sims += [max(whole, *(self._closest_run(folded, u) for u in units))] * n
         return sorted(sims, reverse=True)[rank]
 
-    def _closest_run(self, folded: str, siglum: str, seg: Segment) -> float:
-        """The best cosine of ``folded`` with a run of ``siglum``'s clauses in ``seg``: from each clause on, the
-        fewest that together are at least as long as ``folded``."""
-        key = (folded, siglum, seg.start, seg.end)
+    def _units(self, siglum: str, seg: Segment) -> tuple[str, ...]:
+        """The texts of ``siglum``'s clauses in ``seg``."""
+        lo, hi = (bisect_left(self._starts.get(siglum, []), x) for x in (seg.start, seg.end))
+        return tuple(self._clauses.get(siglum, [])[lo:hi])
+
+    def _closest_run(self, folded: str, units: tuple[str, ...]) -> float:
+        """The best cosine of ``folded`` with a run of the clauses ``units`` (a witness's in one segment): from
+        each clause on, the fewest that together are at least as long as ``folded``."""
+        key = (folded, units)
         best = self._closest.get(key)
         if best is None:
-            lo, hi = (bisect_left(self._starts.get(siglum, []), x) for x in (seg.start, seg.end))
-            units = tuple(self._clauses.get(siglum, [])[lo:hi])
-            # by the clauses' words too: the copies of one text bring the same clauses to the same rows
-            best = self._closest.get((folded, units))
-            if best is None:
-                best = 0.0
-                for i in range(len(units)):
-                    j, size = i, 0
-                    while j < len(units) and size < len(folded):
-                        size += len(units[j])
-                        j += 1
-                    if size < len(folded):
-                        break
-                    best = max(best, self._cosine(folded, ("".join(units[i:j]),)) or 0.0)
-                self._closest[(folded, units)] = best
+            best = 0.0
+            for i in range(len(units)):
+                j, size = i, 0
+                while j < len(units) and size < len(folded):
+                    size += len(units[j])
+                    j += 1
+                if size < len(folded):
+                    break
+                best = max(best, self._cosine(folded, ("".join(units[i:j]),)) or 0.0)
             self._closest[key] = best
         return best
 

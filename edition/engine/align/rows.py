@@ -14,7 +14,7 @@ from ..model import Row, Segment
 from ..segment import heading_at
 from .dp import choose_beads
 from .drafts import SLACK, AlignParams, Bead, Draft, reach, single_rows, without
-from .likeness import FOLDED, Blocks, Likeness, Readings
+from .likeness import FOLDED, Blocks, Likeness, Others, Readings
 from .search import Names, Vec, candidate_rows, grams, like_texts
 
 
@@ -213,6 +213,13 @@ def split_rows(
         if (siglum, seg.start) not in row.moved
     ]
     starts = [c.start for c in clauses]
+    others: dict[int, Others] = {}  # row -> its other witnesses' cells (``Likeness.others``), which no part changes
+
+    def like_row(folded: str, r: int, rank: int = 0) -> float:
+        if r not in others:
+            others[r] = like.others(rows[r], siglum)
+        return like(folded, others[r], rank)
+
     done = -1  # the last row the parts placed so far reach
     for n, (k, seg) in enumerate(places):
         after = places[n + 1][0] if n + 1 < len(places) else len(rows)
@@ -232,11 +239,11 @@ def split_rows(
                     if not free:
                         continue
                     folded = "".join(u.folded for u in part)
-                    sim, earliest = max((like(folded, rows[r], siglum, 1), -r) for r in free)
+                    sim, earliest = max((like_row(folded, r, 1), -r) for r in free)
                     if (
                         sim >= bar
                         and (best is None or sim > best[0])
-                        and max(like(folded, rows[j], siglum) for j in range(k, end + 1)) < bar
+                        and max(like_row(folded, j) for j in range(k, end + 1)) < bar
                     ):
                         best = (sim, c, -earliest)
             if best is None:
