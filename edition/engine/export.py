@@ -8,6 +8,7 @@ JSON Schema ``edition.schema.json`` (published with the site) describes every ke
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 
 from .exported import EditionJson, EntryJson, FragmentJson, MentionJson, NoteJson, VerdictJson
 from .model import Edition, Note, Segment, Verdict
@@ -86,7 +87,6 @@ def to_dict(edition: Edition) -> EditionJson:
     texts = {w.siglum: w.text for w in edition.witnesses}
     family_of = {s: f.id for f in edition.families for s in f.members}
     scripts = {w.siglum: w.script for w in edition.witnesses}
-    rows_of = {row.id: (ep.episode.id, row) for ep in edition.episodes for row in ep.rows}
     facts = {  # an editor's fact by episode and label: what a machine note it supersedes points to
         (n.episode, n.label): f"n{k}"
         for k, n in reversed(list(enumerate(edition.notes, 1)))
@@ -146,7 +146,7 @@ def to_dict(edition: Edition) -> EditionJson:
             }
             for x in edition.lacunae
         ],
-        "register": _register(edition, rows_of),
+        "register": _register(edition),
         "normalised": {
             "quote_styles": edition.quote_styles,
             "unpunctuated": list(edition.unpunctuated),
@@ -157,24 +157,31 @@ def to_dict(edition: Edition) -> EditionJson:
     }
 
 
-def _register(edition: Edition, rows_of: dict) -> list[EntryJson]:
+def _register(edition: Edition) -> list[EntryJson]:
     """Each entry the texts name, with every place a witness names it (and the row it stands in)."""
-    where: dict[tuple[str, int], tuple[str, str]] = {}
+    # (siglum, a segment's start) -> its episode, row and end (the furthest of the row's segments of the witness
+    # that start there); then each witness's starts in order, grouped in one pass (not once per witness)
+    where: dict[tuple[str, int], tuple[str, str, int]] = {}
     for ep in edition.episodes:
         for row in ep.rows:
             for siglum, segs in row.cells.items():
+                ends: dict[int, int] = {}
                 for seg in segs:
-                    where[(siglum, seg.start)] = (ep.episode.id, row.id)
-    starts = {s: sorted(k[1] for k in where if k[0] == s) for s in {k[0] for k in where}}
-    from bisect import bisect_right
+                    ends[seg.start] = max(ends.get(seg.start, seg.end), seg.end)
+                for start, end in ends.items():
+                    where[(siglum, start)] = (ep.episode.id, row.id, end)
+    starts: dict[str, list[int]] = {}
+    for siglum, start in where:
+        starts.setdefault(siglum, []).append(start)
+    for lst in starts.values():
+        lst.sort()
 
     def row_at(siglum: str, offset: int) -> tuple[str | None, str | None]:
         lst = starts.get(siglum, [])
         k = bisect_right(lst, offset) - 1
         if k < 0:
             return None, None
-        ep, row = where[(siglum, lst[k])]
-        seg_end = max(x.end for x in rows_of[row][1].cells[siglum] if x.start == lst[k])
+        ep, row, seg_end = where[(siglum, lst[k])]
         return (ep, row) if offset < seg_end else (None, None)
 
     by_entry: dict[str, list[MentionJson]] = {}
