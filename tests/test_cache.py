@@ -118,3 +118,27 @@ def test_a_witness_whose_evidence_did_not_change_keeps_its_episodes(tmp_path, mo
     second = cached_build(seeds, cache)
     assert second == cli_export(seeds)
     assert 0 < len(labelled) < first
+
+
+def test_what_a_witness_text_states_is_found_again_only_for_the_changed_witness(tmp_path, monkeypatch):
+    """Every number and date of a witness's whole text (``said.Whole``) is kept across serve's rebuilds by the
+    witness's text: a save reads again only the witness saved."""
+    import edition.engine.notes as notes
+
+    seeds = tmp_path / "seeds"
+    shutil.copytree(ROOT / "seeds", seeds)
+    read: list[str] = []
+    real = notes.whole_text
+    monkeypatch.setattr(
+        notes, "whole_text", lambda tokens, calendar: read.append(tokens.siglum) or real(tokens, calendar)
+    )
+    cache = SiteCache()
+    cached_build(seeds, cache)
+    assert sorted(read) == ["A", "B", "C", "D", "E"]
+
+    read.clear()
+    witness = seeds / WITNESS
+    witness.write_text(witness.read_text(encoding="utf-8").replace("特賜縑一百匹", "特賜縑二百匹"), encoding="utf-8")
+    second = cached_build(seeds, cache)
+    assert read == ["A"]
+    assert second == cli_export(seeds)
