@@ -57,6 +57,9 @@ def weak_cells(
     def of(j: int, t: str) -> frozenset[str]:
         return cell_pairs(rows[j].cells[t])
 
+    weight = rarity(rows, cell_pairs) if least else {}
+    fam = {s: family(s) for row in rows for s in row.cells}  # each witness's family, asked once
+
     def unsupported(k: int, s: str, mine: frozenset[str]) -> bool:
         """Whether other families' cells beside witness ``s``'s cell in row ``k`` (``mine``: its pairs) leave it
         unsupported: those in its own row, where it has any (a cell spanning many rows holds many moments, and
@@ -71,8 +74,6 @@ def weak_cells(
         others = {g for g in (of(j, t) for j, t in beside) if g}  # copies' cells alike: each set once
         return bool(others) and not any(support(mine & g, weight, least) for g in others)
 
-    weight = rarity(rows, cell_pairs) if least else {}
-    fam = {s: family(s) for row in rows for s in row.cells}
     out = []
     for k, row in enumerate(rows):
         weak = []
